@@ -24,6 +24,7 @@ struct view {
   const struct spec *s;
   struct diag *d;
   int status;
+  const char *upper; /* the backend's name in capitals */
 };
 
 static const char *stdint_type(int64_t size, bool is_signed) {
@@ -373,6 +374,9 @@ static struct tree *build_function(struct view *v, const struct model_function *
   const char *b = v->m->backend;
   tree_set_string(fn, "name", f->name);
   tree_set(fn, "index", tree_stringf("%zu", index));
+  /* Its id: its index in the backend's table of functions, as a named constant. */
+  tree_set(fn, "id", tree_stringf("%s_ID_%s", v->upper, f->name));
+  tree_set(fn, "record_type", tree_stringf("%s_%s_record", b, f->name));
   tree_set_string(fn, "header", f->header);
   tree_set_string(fn, "prototype", f->prototype);
   char *definition = definition_prototype(f);
@@ -534,15 +538,14 @@ static void check_trace(struct view *v) {
 
 struct tree *view_build(const struct model *m, const struct spec *s, const char *model_path,
                         struct diag *d) {
-  struct view v = {m, s, d, 0};
-  check_trace(&v);
-  struct tree *root = tree_map();
-  tree_set_string(root, "backend", m->backend);
   char *upper = xstrdup(m->backend);
   for (char *c = upper; *c; c++)
     *c = (char)toupper((unsigned char)*c);
+  struct view v = {m, s, d, 0, upper};
+  check_trace(&v);
+  struct tree *root = tree_map();
+  tree_set_string(root, "backend", m->backend);
   tree_set_string(root, "BACKEND", upper);
-  free(upper);
   tree_set(root, "provider", tree_stringf("lttng_ust_%s", m->backend));
   tree_set_string(root, "spec", s->path);
   tree_set_string(root, "model", model_path);
@@ -607,6 +610,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
                                "Filter matches nothing: trace.commands function=%s",
                                c->function);
   }
+  free(upper);
   if (v.status) {
     tree_free(root);
     return NULL;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "tracer_call_batch.h"
+#include "tracer_record.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -77,23 +78,9 @@ static inline int32_t tracer_tid(void) {
   return tid ? tid : tracer_tid_slow();
 }
 
-/* Every call is one event, written when it returns, whose first field is an array of
- * 64-bit slots (one field: each LTTng field costs several ns). Its first four slots are
- * the same in every mode (docs/trace-format.md):
- *   [0] start and [1] end: the trace clock read right before and right after the real
- *       call, so that the tracer's own work is in neither;
- *   [2] pid << 32 | tid;
- *   [3] function << 48 | depth << 32 | the status's low 32 bits, where depth counts the
- *       traced calls the thread was already in (0: called by the app itself).
- * Default and full modes add one slot per argument and out value. */
-enum { TRACER_RECORD_HEAD = 4 };
-
+/* The record of a call (tracer_record.h): its ids slot. */
 static inline uint64_t tracer_record_ids(void) {
-  return (uint64_t)(uint32_t)tracer_pid() << 32 | (uint32_t)tracer_tid();
-}
-
-static inline uint64_t tracer_record_call(unsigned function, unsigned depth, int64_t status) {
-  return (uint64_t)function << 48 | (uint64_t)(depth & 0xffff) << 32 | (uint32_t)status;
+  return tracer_record_pack_ids(tracer_pid(), tracer_tid());
 }
 
 /* A value's bits in a slot: integers sign- or zero-extended as C converts them,

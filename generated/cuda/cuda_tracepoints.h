@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (cuda_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,369 +34,440 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* cuGetErrorString: [4] error, [5] pStr, [3] result, [6] pStr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorString,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorString_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGetErrorString_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGetErrorString__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorString_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorString_args *, tracer_args,
+                      const struct cuda_cuGetErrorString_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGetErrorString_record)) // the slots
                         ))
 
-/* cuGetErrorName: [4] error, [5] pStr, [3] result, [6] pStr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGetErrorName_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorName__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorName_args *, tracer_args,
+                                             const struct cuda_cuGetErrorName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGetErrorName_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGetErrorName__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+    lttng_ust_cuda, cuInit, LTTNG_UST_TP_ARGS(const struct cuda_cuInit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                                  TRACER_RECORD_SLOTS(struct cuda_cuInit_record))))
 
-/* cuInit: [4] Flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuInit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuInit__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuInit_args *, tracer_args,
+                                             const struct cuda_cuInit_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuInit_record)) // the slots
+                                               ))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuInit__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuInit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
-
-/* cuDriverGetVersion: [4] driverVersion, [3] result, [5] driverVersion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDriverGetVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDriverGetVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDriverGetVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDriverGetVersion__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDriverGetVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDriverGetVersion_args *, tracer_args,
+                      const struct cuda_cuDriverGetVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDriverGetVersion_record)) // the slots
                         ))
 
-/* cuDeviceGet: [4] device, [5] ordinal, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGet_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuDeviceGet__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGet__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGet_args *, tracer_args,
+                                             const struct cuda_cuDeviceGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGet_record)) // the slots
+                                               ))
 
-/* cuDeviceGetCount: [4] count, [3] result, [5] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetCount_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetCount__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetCount_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetCount_args *, tracer_args,
+                      const struct cuda_cuDeviceGetCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetCount_record)) // the slots
                         ))
 
-/* cuDeviceGetName: [4] name, [5] len, [6] dev, [3] result, [7] name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuDeviceGetName__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetName__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetName_args *, tracer_args,
+                                             const struct cuda_cuDeviceGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetName_record)) // the slots
+                                               ))
 
-/* cuDeviceGetUuid_v2: [4] uuid, [5] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetUuid_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetUuid_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetUuid_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetUuid_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetUuid_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetUuid_v2_args *, tracer_args,
+                      const struct cuda_cuDeviceGetUuid_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetUuid_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, uuid_bytes, (const uint8_t *)tracer_args->uuid, size_t,
                             tracer_clamp((tracer_args->uuid ? 1 : 0) * sizeof(*tracer_args->uuid),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuDeviceGetLuid: [4] luid, [5] deviceNodeMask, [6] dev, [3] result, [7] luid_val, [8]
- * deviceNodeMask_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetLuid,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetLuid_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetLuid_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuDeviceGetLuid__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetLuid_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetLuid__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetLuid_args *, tracer_args,
+                                             const struct cuda_cuDeviceGetLuid_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetLuid_record)) // the slots
+                                               ))
 
-/* cuDeviceTotalMem_v2: [4] bytes, [5] dev, [3] result, [6] bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceTotalMem_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceTotalMem_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceTotalMem_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceTotalMem_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceTotalMem_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceTotalMem_v2_args *, tracer_args,
+                      const struct cuda_cuDeviceTotalMem_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceTotalMem_v2_record)) // the slots
                         ))
 
-/* cuDeviceGetTexture1DLinearMaxWidth: [4] maxWidthInElements, [5] format, [6] numChannels, [7] dev,
- * [3] result, [8] maxWidthInElements_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetTexture1DLinearMaxWidth_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetTexture1DLinearMaxWidth_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetTexture1DLinearMaxWidth_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDeviceGetTexture1DLinearMaxWidth_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetTexture1DLinearMaxWidth_record)) // the slots
                         ))
 
-/* cuDeviceGetAttribute: [4] pi, [5] attrib, [6] dev, [3] result, [7] pi_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetAttribute_args *, tracer_args,
+                      const struct cuda_cuDeviceGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetAttribute_record)) // the slots
                         ))
 
-/* cuDeviceGetHostAtomicCapabilities: [4] capabilities, [5] operations, [6] count, [7] dev, [3]
- * result, [8] capabilities_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetHostAtomicCapabilities_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetHostAtomicCapabilities_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetHostAtomicCapabilities_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDeviceGetHostAtomicCapabilities_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetHostAtomicCapabilities_record)) // the slots
                         ))
 
-/* cuDeviceGetNvSciSyncAttributes: [4] nvSciSyncAttrList, [5] dev, [6] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetNvSciSyncAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetNvSciSyncAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetNvSciSyncAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDeviceGetNvSciSyncAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetNvSciSyncAttributes_record)) // the slots
                         ))
 
-/* cuDeviceSetMemPool: [4] dev, [5] pool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceSetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceSetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetMemPool_args *, tracer_args,
+                      const struct cuda_cuDeviceSetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceSetMemPool_record)) // the slots
                         ))
 
-/* cuDeviceGetMemPool: [4] pool, [5] dev, [3] result, [6] pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetMemPool_args *, tracer_args,
+                      const struct cuda_cuDeviceGetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetMemPool_record)) // the slots
                         ))
 
-/* cuDeviceGetDefaultMemPool: [4] pool_out, [5] dev, [3] result, [6] pool_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDefaultMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDefaultMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetDefaultMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetDefaultMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDefaultMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDeviceGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetDefaultMemPool_record)) // the slots
                         ))
 
-/* cuDeviceGetExecAffinitySupport: [4] pi, [5] type, [6] dev, [3] result, [7] pi_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetExecAffinitySupport,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetExecAffinitySupport,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetExecAffinitySupport_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetExecAffinitySupport_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetExecAffinitySupport_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuDeviceGetExecAffinitySupport_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetExecAffinitySupport_record)) // the slots
                         ))
 
-/* cuFlushGPUDirectRDMAWrites: [4] target, [5] scope, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFlushGPUDirectRDMAWrites_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFlushGPUDirectRDMAWrites_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuFlushGPUDirectRDMAWrites_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuFlushGPUDirectRDMAWrites_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFlushGPUDirectRDMAWrites_record)) // the slots
                         ))
 
-/* cuDeviceGetProperties: [4] prop, [5] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetProperties_args *, tracer_args,
+                      const struct cuda_cuDeviceGetProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuDeviceComputeCapability: [4] major, [5] minor, [6] dev, [3] result, [7] major_val, [8]
- * minor_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceComputeCapability,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceComputeCapability_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceComputeCapability_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceComputeCapability__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceComputeCapability_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDeviceComputeCapability_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceComputeCapability_record)) // the slots
                         ))
 
-/* cuDevicePrimaryCtxRetain: [4] pctx, [5] dev, [3] result, [6] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRetain,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRetain_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxRetain_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevicePrimaryCtxRetain__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRetain_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDevicePrimaryCtxRetain_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxRetain_record)) // the slots
                         ))
 
-/* cuDevicePrimaryCtxRelease_v2: [4] dev, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRelease_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxRelease_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRelease_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuDevicePrimaryCtxRelease_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxRelease_v2_record)) // the slots
                         ))
 
-/* cuDevicePrimaryCtxSetFlags_v2: [4] dev, [5] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxSetFlags_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxSetFlags_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxSetFlags_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuDevicePrimaryCtxSetFlags_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxSetFlags_v2_record)) // the slots
                         ))
 
-/* cuDevicePrimaryCtxGetState: [4] dev, [5] flags, [6] active, [3] result, [7] flags_val, [8]
- * active_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevicePrimaryCtxGetState__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxGetState_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDevicePrimaryCtxGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxGetState_record)) // the slots
                         ))
 
-/* cuDevicePrimaryCtxReset_v2: [4] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxReset_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxReset_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxReset_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuDevicePrimaryCtxReset_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevicePrimaryCtxReset_v2_record)) // the slots
                         ))
 
-/* cuCtxCreate_v4: [4] pctx, [5] ctxCreateParams, [6] flags, [7] dev, [3] result, [8] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxCreate_v4,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxCreate_v4_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxCreate_v4_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxCreate_v4__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxCreate_v4_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxCreate_v4_args *, tracer_args,
+                      const struct cuda_cuCtxCreate_v4_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuCtxCreate_v4_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, ctxCreateParams_bytes,
                                      (const uint8_t *)tracer_args->ctxCreateParams, size_t,
                                      tracer_clamp((tracer_args->ctxCreateParams ? 1 : 0) *
@@ -404,1045 +475,1248 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuCtxDestroy_v2: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDestroy_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDestroy_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxDestroy_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxDestroy_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDestroy_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDestroy_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDestroy_v2_args *, tracer_args,
+                                             const struct cuda_cuCtxDestroy_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxDestroy_v2_record)) // the slots
+                                               ))
 
-/* cuCtxPushCurrent_v2: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPushCurrent_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPushCurrent_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxPushCurrent_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxPushCurrent_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPushCurrent_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPushCurrent_v2_args *, tracer_args,
+                      const struct cuda_cuCtxPushCurrent_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxPushCurrent_v2_record)) // the slots
                         ))
 
-/* cuCtxPopCurrent_v2: [4] pctx, [3] result, [5] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPopCurrent_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPopCurrent_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxPopCurrent_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxPopCurrent_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPopCurrent_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPopCurrent_v2_args *, tracer_args,
+                      const struct cuda_cuCtxPopCurrent_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxPopCurrent_v2_record)) // the slots
                         ))
 
-/* cuCtxSetCurrent: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxSetCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCurrent_args *, tracer_args,
+                                             const struct cuda_cuCtxSetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetCurrent_record)) // the slots
+                                               ))
 
-/* cuCtxGetCurrent: [4] pctx, [3] result, [5] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxGetCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCurrent_args *, tracer_args,
+                                             const struct cuda_cuCtxGetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetCurrent_record)) // the slots
+                                               ))
 
-/* cuCtxGetDevice: [4] device, [3] result, [5] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_args *, tracer_args,
+                                             const struct cuda_cuCtxGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevice_record)) // the slots
+                                               ))
 
-/* cuCtxGetDevice_v2: [4] device, [5] ctx, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevice_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetDevice_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_v2_args *, tracer_args,
+                      const struct cuda_cuCtxGetDevice_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevice_v2_record)) // the slots
                         ))
 
-/* cuCtxGetFlags: [4] flags, [3] result, [5] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetFlags_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetFlags__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetFlags_args *, tracer_args,
+                                             const struct cuda_cuCtxGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetFlags_record)) // the slots
+                                               ))
 
-/* cuCtxSetFlags: [4] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetFlags_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxSetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetFlags__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetFlags_args *, tracer_args,
+                                             const struct cuda_cuCtxSetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetFlags_record)) // the slots
+                                               ))
 
-/* cuCtxGetId: [4] ctx, [5] ctxId, [3] result, [6] ctxId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetId_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetId_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxGetId__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetId__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetId_args *, tracer_args,
+                                             const struct cuda_cuCtxGetId_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetId_record)) // the slots
+                                               ))
 
-/* cuCtxSynchronize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_args *, tracer_args,
+                      const struct cuda_cuCtxSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxSynchronize_record)) // the slots
                         ))
 
-/* cuCtxSynchronize_v2: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSynchronize_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxSynchronize_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_v2_args *, tracer_args,
+                      const struct cuda_cuCtxSynchronize_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxSynchronize_v2_record)) // the slots
                         ))
 
-/* cuCtxSetLimit: [4] limit, [5] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetLimit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetLimit_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxSetLimit__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetLimit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetLimit__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetLimit_args *, tracer_args,
+                                             const struct cuda_cuCtxSetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetLimit_record)) // the slots
+                                               ))
 
-/* cuCtxGetLimit: [4] pvalue, [5] limit, [3] result, [6] pvalue_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetLimit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetLimit_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxGetLimit__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetLimit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetLimit__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetLimit_args *, tracer_args,
+                                             const struct cuda_cuCtxGetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetLimit_record)) // the slots
+                                               ))
 
-/* cuCtxGetCacheConfig: [4] pconfig, [3] result, [5] pconfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCacheConfig_args *, tracer_args,
+                      const struct cuda_cuCtxGetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetCacheConfig_record)) // the slots
                         ))
 
-/* cuCtxSetCacheConfig: [4] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxSetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCacheConfig_args *, tracer_args,
+                      const struct cuda_cuCtxSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxSetCacheConfig_record)) // the slots
                         ))
 
-/* cuCtxGetApiVersion: [4] ctx, [5] version, [3] result, [6] version_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetApiVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetApiVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetApiVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetApiVersion__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetApiVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetApiVersion_args *, tracer_args,
+                      const struct cuda_cuCtxGetApiVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetApiVersion_record)) // the slots
                         ))
 
-/* cuCtxGetStreamPriorityRange: [4] leastPriority, [5] greatestPriority, [3] result, [6]
- * leastPriority_val, [7] greatestPriority_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetStreamPriorityRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCtxGetStreamPriorityRange,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetStreamPriorityRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetStreamPriorityRange__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetStreamPriorityRange_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuCtxGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetStreamPriorityRange_record)) // the slots
                         ))
 
-/* cuCtxResetPersistingL2Cache: [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxResetPersistingL2Cache,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCtxResetPersistingL2Cache,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxResetPersistingL2Cache_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxResetPersistingL2Cache_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxResetPersistingL2Cache__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCtxResetPersistingL2Cache_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct cuda_cuCtxResetPersistingL2Cache_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxResetPersistingL2Cache_record)) // the slots
                         ))
 
-/* cuCtxGetExecAffinity: [4] pExecAffinity, [5] type, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetExecAffinity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetExecAffinity_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetExecAffinity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetExecAffinity__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetExecAffinity_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetExecAffinity_args *, tracer_args,
+                      const struct cuda_cuCtxGetExecAffinity_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuCtxGetExecAffinity_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pExecAffinity_bytes, (const uint8_t *)tracer_args->pExecAffinity, size_t,
             tracer_clamp((tracer_args->pExecAffinity ? 1 : 0) * sizeof(*tracer_args->pExecAffinity),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuCtxRecordEvent: [4] hCtx, [5] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxRecordEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxRecordEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxRecordEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxRecordEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxRecordEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxRecordEvent_args *, tracer_args,
+                      const struct cuda_cuCtxRecordEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxRecordEvent_record)) // the slots
                         ))
 
-/* cuCtxWaitEvent: [4] hCtx, [5] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxWaitEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxWaitEvent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxWaitEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxWaitEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxWaitEvent__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxWaitEvent_args *, tracer_args,
+                                             const struct cuda_cuCtxWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxWaitEvent_record)) // the slots
+                                               ))
 
-/* cuCtxAttach: [4] pctx, [5] flags, [3] result, [6] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxAttach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxAttach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxAttach_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxAttach__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxAttach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxAttach__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxAttach_args *, tracer_args,
+                                             const struct cuda_cuCtxAttach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxAttach_record)) // the slots
+                                               ))
 
-/* cuCtxDetach: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDetach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDetach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxDetach_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuCtxDetach__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDetach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDetach__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDetach_args *, tracer_args,
+                                             const struct cuda_cuCtxDetach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxDetach_record)) // the slots
+                                               ))
 
-/* cuCtxGetSharedMemConfig: [4] pConfig, [3] result, [5] pConfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuCtxGetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetSharedMemConfig_record)) // the slots
                         ))
 
-/* cuCtxSetSharedMemConfig: [4] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuCtxSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxSetSharedMemConfig_record)) // the slots
                         ))
 
-/* cuModuleLoad: [4] module, [5] fname, [3] result, [6] module_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoad,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoad_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleLoad_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleLoad__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoad_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        lttng_ust_field_string(fname_str, tracer_args->fname ? tracer_args->fname
-                                                                             : "") // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoad_args *, tracer_args,
+                      const struct cuda_cuModuleLoad_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct cuda_cuModuleLoad_record)) // the slots
+        lttng_ust_field_string(fname_str, tracer_args->fname ? tracer_args->fname : "") // at entry
+        ))
 
-/* cuModuleLoadData: [4] module, [5] image, [3] result, [6] module_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleLoadData__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadData_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadData_args *, tracer_args,
+                      const struct cuda_cuModuleLoadData_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadData_record)) // the slots
                         ))
 
-/* cuModuleLoadDataEx: [4] module, [5] image, [6] numOptions, [7] options, [8] optionValues, [3]
- * result, [9] module_val, [10] options_val, [11] optionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadDataEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadDataEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadDataEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleLoadDataEx__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadDataEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadDataEx_args *, tracer_args,
+                      const struct cuda_cuModuleLoadDataEx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadDataEx_record)) // the slots
                         ))
 
-/* cuModuleLoadFatBinary: [4] module, [5] fatCubin, [3] result, [6] module_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadFatBinary,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadFatBinary_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadFatBinary_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleLoadFatBinary__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadFatBinary_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadFatBinary_args *, tracer_args,
+                      const struct cuda_cuModuleLoadFatBinary_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleLoadFatBinary_record)) // the slots
                         ))
 
-/* cuModuleUnload: [4] hmod, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleUnload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleUnload_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuModuleUnload__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleUnload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleUnload__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleUnload_args *, tracer_args,
+                                             const struct cuda_cuModuleUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleUnload_record)) // the slots
+                                               ))
 
-/* cuModuleGetLoadingMode: [4] mode, [3] result, [5] mode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetLoadingMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetLoadingMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetLoadingMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetLoadingMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetLoadingMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuModuleGetLoadingMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetLoadingMode_record)) // the slots
                         ))
 
-/* cuModuleGetFunction: [4] hfunc, [5] hmod, [6] name, [3] result, [7] hfunc_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunction,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunction_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetFunction_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetFunction__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunction_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunction_args *, tracer_args,
+                      const struct cuda_cuModuleGetFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetFunction_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuModuleGetFunctionCount: [4] count, [5] mod, [3] result, [6] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunctionCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunctionCount_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetFunctionCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetFunctionCount__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunctionCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuModuleGetFunctionCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetFunctionCount_record)) // the slots
                         ))
 
-/* cuModuleEnumerateFunctions: [4] functions, [5] numFunctions, [6] mod, [3] result, [7]
- * functions_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleEnumerateFunctions,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleEnumerateFunctions_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleEnumerateFunctions_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleEnumerateFunctions__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuModuleEnumerateFunctions_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuModuleEnumerateFunctions_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleEnumerateFunctions_record)) // the slots
                         ))
 
-/* cuModuleGetGlobal_v2: [4] dptr, [5] bytes, [6] hmod, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetGlobal_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetGlobal_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetGlobal_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetGlobal_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetGlobal_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetGlobal_v2_args *, tracer_args,
+                      const struct cuda_cuModuleGetGlobal_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetGlobal_v2_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLinkCreate_v2: [4] numOptions, [5] options, [6] optionValues, [7] stateOut, [3] result, [8]
- * options_val, [9] optionValues_val, [10] stateOut_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkCreate_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkCreate_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkCreate_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLinkCreate_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkCreate_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkCreate_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkCreate_v2_args *, tracer_args,
+                                             const struct cuda_cuLinkCreate_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkCreate_v2_record)) // the slots
+                                               ))
 
-/* cuLinkAddData_v2: [4] state, [5] type, [6] data, [7] size, [8] name, [9] numOptions, [10]
- * options, [11] optionValues, [3] result, [12] options_val, [13] optionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddData_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddData_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkAddData_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLinkAddData_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddData_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddData_v2_args *, tracer_args,
+                      const struct cuda_cuLinkAddData_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLinkAddData_v2_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLinkAddFile_v2: [4] state, [5] type, [6] path, [7] numOptions, [8] options, [9] optionValues,
- * [3] result, [10] options_val, [11] optionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddFile_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddFile_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkAddFile_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLinkAddFile_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddFile_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddFile_v2_args *, tracer_args,
+                      const struct cuda_cuLinkAddFile_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLinkAddFile_v2_record)) // the slots
                         lttng_ust_field_string(path_str, tracer_args->path ? tracer_args->path
                                                                            : "") // at entry
                         ))
 
-/* cuLinkComplete: [4] state, [5] cubinOut, [6] sizeOut, [3] result, [7] cubinOut_val, [8]
- * sizeOut_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkComplete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkComplete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkComplete_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLinkComplete__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkComplete_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkComplete__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkComplete_args *, tracer_args,
+                                             const struct cuda_cuLinkComplete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkComplete_record)) // the slots
+                                               ))
 
-/* cuLinkDestroy: [4] state, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLinkDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLinkDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLinkDestroy_args *, tracer_args,
+                                             const struct cuda_cuLinkDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLinkDestroy_record)) // the slots
+                                               ))
 
-/* cuModuleGetTexRef: [4] pTexRef, [5] hmod, [6] name, [3] result, [7] pTexRef_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetTexRef,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetTexRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetTexRef_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetTexRef__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetTexRef_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetTexRef_args *, tracer_args,
+                      const struct cuda_cuModuleGetTexRef_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetTexRef_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuModuleGetSurfRef: [4] pSurfRef, [5] hmod, [6] name, [3] result, [7] pSurfRef_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetSurfRef,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetSurfRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuModuleGetSurfRef_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuModuleGetSurfRef__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetSurfRef_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetSurfRef_args *, tracer_args,
+                      const struct cuda_cuModuleGetSurfRef_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuModuleGetSurfRef_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLibraryLoadData: [4] library, [5] code, [6] jitOptions, [7] jitOptionsValues, [8]
- * numJitOptions, [9] libraryOptions, [10] libraryOptionValues, [11] numLibraryOptions, [3] result,
- * [12] library_val, [13] jitOptions_val, [14] jitOptionsValues_val, [15] libraryOptions_val, [16]
- * libraryOptionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryLoadData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryLoadData__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadData_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadData_args *, tracer_args,
+                      const struct cuda_cuLibraryLoadData_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryLoadData_record)) // the slots
                         ))
 
-/* cuLibraryLoadFromFile: [4] library, [5] fileName, [6] jitOptions, [7] jitOptionsValues, [8]
- * numJitOptions, [9] libraryOptions, [10] libraryOptionValues, [11] numLibraryOptions, [3] result,
- * [12] library_val, [13] jitOptions_val, [14] jitOptionsValues_val, [15] libraryOptions_val, [16]
- * libraryOptionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadFromFile,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadFromFile_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryLoadFromFile_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryLoadFromFile__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadFromFile_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadFromFile_args *, tracer_args,
+                      const struct cuda_cuLibraryLoadFromFile_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryLoadFromFile_record)) // the slots
                         lttng_ust_field_string(fileName_str, tracer_args->fileName
                                                                  ? tracer_args->fileName
                                                                  : "") // at entry
                         ))
 
-/* cuLibraryUnload: [4] library, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryUnload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryUnload_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLibraryUnload__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryUnload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryUnload__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryUnload_args *, tracer_args,
+                                             const struct cuda_cuLibraryUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryUnload_record)) // the slots
+                                               ))
 
-/* cuLibraryGetKernel: [4] pKernel, [5] library, [6] name, [3] result, [7] pKernel_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetKernel__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernel_args *, tracer_args,
+                      const struct cuda_cuLibraryGetKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetKernel_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLibraryGetKernelCount: [4] count, [5] lib, [3] result, [6] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernelCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernelCount_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetKernelCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetKernelCount__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernelCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuLibraryGetKernelCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetKernelCount_record)) // the slots
                         ))
 
-/* cuLibraryEnumerateKernels: [4] kernels, [5] numKernels, [6] lib, [3] result, [7] kernels_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryEnumerateKernels,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryEnumerateKernels_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryEnumerateKernels_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryEnumerateKernels__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryEnumerateKernels_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuLibraryEnumerateKernels_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryEnumerateKernels_record)) // the slots
                         ))
 
-/* cuLibraryGetModule: [4] pMod, [5] library, [3] result, [6] pMod_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetModule,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetModule_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetModule_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetModule__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetModule_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetModule_args *, tracer_args,
+                      const struct cuda_cuLibraryGetModule_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetModule_record)) // the slots
                         ))
 
-/* cuKernelGetFunction: [4] pFunc, [5] kernel, [3] result, [6] pFunc_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetFunction,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetFunction_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetFunction_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelGetFunction__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetFunction_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetFunction_args *, tracer_args,
+                      const struct cuda_cuKernelGetFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelGetFunction_record)) // the slots
                         ))
 
-/* cuKernelGetLibrary: [4] pLib, [5] kernel, [3] result, [6] pLib_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetLibrary,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetLibrary_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetLibrary_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelGetLibrary__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetLibrary_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetLibrary_args *, tracer_args,
+                      const struct cuda_cuKernelGetLibrary_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelGetLibrary_record)) // the slots
                         ))
 
-/* cuLibraryGetGlobal: [4] dptr, [5] bytes, [6] library, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetGlobal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetGlobal_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetGlobal_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetGlobal__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetGlobal_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetGlobal_args *, tracer_args,
+                      const struct cuda_cuLibraryGetGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetGlobal_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLibraryGetManaged: [4] dptr, [5] bytes, [6] library, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetManaged,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetManaged_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetManaged__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetManaged_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetManaged_args *, tracer_args,
+                      const struct cuda_cuLibraryGetManaged_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetManaged_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cuLibraryGetUnifiedFunction: [4] fptr, [5] library, [6] symbol, [3] result, [7] fptr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetUnifiedFunction,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuLibraryGetUnifiedFunction,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetUnifiedFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetUnifiedFunction_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLibraryGetUnifiedFunction__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetUnifiedFunction_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuLibraryGetUnifiedFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLibraryGetUnifiedFunction_record)) // the slots
                         lttng_ust_field_string(symbol_str, tracer_args->symbol ? tracer_args->symbol
                                                                                : "") // at entry
                         ))
 
-/* cuKernelGetAttribute: [4] pi, [5] attrib, [6] kernel, [7] dev, [3] result, [8] pi_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetAttribute_args *, tracer_args,
+                      const struct cuda_cuKernelGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelGetAttribute_record)) // the slots
                         ))
 
-/* cuKernelSetAttribute: [4] attrib, [5] val, [6] kernel, [7] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetAttribute_args *, tracer_args,
+                      const struct cuda_cuKernelSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelSetAttribute_record)) // the slots
                         ))
 
-/* cuKernelSetCacheConfig: [4] kernel, [5] config, [6] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelSetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuKernelSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelSetCacheConfig_record)) // the slots
                         ))
 
-/* cuKernelGetName: [4] name, [5] hfunc, [3] result, [6] name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuKernelGetName__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetName__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetName_args *, tracer_args,
+                                             const struct cuda_cuKernelGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetName_record)) // the slots
+                                               ))
 
-/* cuKernelGetParamInfo: [4] kernel, [5] paramIndex, [6] paramOffset, [7] paramSize, [3] result, [8]
- * paramOffset_val, [9] paramSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetParamInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetParamInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuKernelGetParamInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuKernelGetParamInfo__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetParamInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetParamInfo_args *, tracer_args,
+                      const struct cuda_cuKernelGetParamInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuKernelGetParamInfo_record)) // the slots
                         ))
 
-/* cuMemGetInfo_v2: [4] free, [5] total, [3] result, [6] free_val, [7] total_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetInfo_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetInfo_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetInfo_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemGetInfo_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetInfo_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetInfo_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetInfo_v2_args *, tracer_args,
+                                             const struct cuda_cuMemGetInfo_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetInfo_v2_record)) // the slots
+                                               ))
 
-/* cuMemAlloc_v2: [4] dptr, [5] bytesize, [3] result, [6] dptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAlloc_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAlloc_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAlloc_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemAlloc_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAlloc_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAlloc_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAlloc_v2_args *, tracer_args,
+                                             const struct cuda_cuMemAlloc_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAlloc_v2_record)) // the slots
+                                               ))
 
-/* cuMemAllocPitch_v2: [4] dptr, [5] pPitch, [6] WidthInBytes, [7] Height, [8] ElementSizeBytes, [3]
- * result, [9] dptr_val, [10] pPitch_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocPitch_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocPitch_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocPitch_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAllocPitch_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocPitch_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocPitch_v2_args *, tracer_args,
+                      const struct cuda_cuMemAllocPitch_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAllocPitch_v2_record)) // the slots
                         ))
 
-/* cuMemFree_v2: [4] dptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFree_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFree_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFree_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemFree_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemFree_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFree_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFree_v2_args *, tracer_args,
+                                             const struct cuda_cuMemFree_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFree_v2_record)) // the slots
+                                               ))
 
-/* cuMemGetAddressRange_v2: [4] pbase, [5] psize, [6] dptr, [3] result, [7] pbase_val, [8] psize_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAddressRange_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAddressRange_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetAddressRange_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemGetAddressRange_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAddressRange_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuMemGetAddressRange_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetAddressRange_v2_record)) // the slots
                         ))
 
-/* cuMemAllocHost_v2: [4] pp, [5] bytesize, [3] result, [6] pp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocHost_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocHost_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocHost_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAllocHost_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocHost_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocHost_v2_args *, tracer_args,
+                      const struct cuda_cuMemAllocHost_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAllocHost_v2_record)) // the slots
                         ))
 
-/* cuMemFreeHost: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFreeHost_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemFreeHost__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeHost__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeHost_args *, tracer_args,
+                                             const struct cuda_cuMemFreeHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFreeHost_record)) // the slots
+                                               ))
 
-/* cuMemHostAlloc: [4] pp, [5] bytesize, [6] Flags, [3] result, [7] pp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostAlloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemHostAlloc_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostAlloc__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostAlloc_args *, tracer_args,
+                                             const struct cuda_cuMemHostAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemHostAlloc_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemHostAlloc__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostAlloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
-
-/* cuMemHostGetDevicePointer_v2: [4] pdptr, [5] p, [6] Flags, [3] result, [7] pdptr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetDevicePointer_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_cuda, cuMemHostGetDevicePointer_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetDevicePointer_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemHostGetDevicePointer_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetDevicePointer_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemHostGetDevicePointer_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemHostGetDevicePointer_v2_record)) // the slots
                         ))
 
-/* cuMemHostGetFlags: [4] pFlags, [5] p, [3] result, [6] pFlags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemHostGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemHostGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetFlags_args *, tracer_args,
+                      const struct cuda_cuMemHostGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemHostGetFlags_record)) // the slots
                         ))
 
-/* cuMemAllocManaged: [4] dptr, [5] bytesize, [6] flags, [3] result, [7] dptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocManaged,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocManaged_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAllocManaged__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocManaged_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocManaged_args *, tracer_args,
+                      const struct cuda_cuMemAllocManaged_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAllocManaged_record)) // the slots
                         ))
 
-/* cuDeviceRegisterAsyncNotification: [4] device, [5] callbackFunc, [6] userData, [7] callback, [3]
- * result, [8] callback_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceRegisterAsyncNotification,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceRegisterAsyncNotification,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceRegisterAsyncNotification_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceRegisterAsyncNotification_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceRegisterAsyncNotification_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDeviceRegisterAsyncNotification_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceRegisterAsyncNotification_record)) // the slots
                         ))
 
-/* cuDeviceUnregisterAsyncNotification: [4] device, [5] callback, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceUnregisterAsyncNotification,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceUnregisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceUnregisterAsyncNotification_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceUnregisterAsyncNotification_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuDeviceUnregisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceUnregisterAsyncNotification_record)) // the slots
                         ))
 
-/* cuDeviceGetByPCIBusId: [4] dev, [5] pciBusId, [3] result, [6] dev_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetByPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetByPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetByPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetByPCIBusId__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetByPCIBusId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetByPCIBusId_args *, tracer_args,
+                      const struct cuda_cuDeviceGetByPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetByPCIBusId_record)) // the slots
                         lttng_ust_field_string(pciBusId_str, tracer_args->pciBusId
                                                                  ? tracer_args->pciBusId
                                                                  : "") // at entry
                         ))
 
-/* cuDeviceGetPCIBusId: [4] pciBusId, [5] len, [6] dev, [3] result, [7] pciBusId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetPCIBusId__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetPCIBusId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetPCIBusId_args *, tracer_args,
+                      const struct cuda_cuDeviceGetPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetPCIBusId_record)) // the slots
                         ))
 
-/* cuIpcGetEventHandle: [4] pHandle, [5] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuIpcGetEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuIpcGetEventHandle__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetEventHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetEventHandle_args *, tracer_args,
+                      const struct cuda_cuIpcGetEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuIpcGetEventHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pHandle_bytes,
                                                      (const uint8_t *)tracer_args->pHandle, size_t,
                                                      tracer_clamp((tracer_args->pHandle ? 1 : 0) *
@@ -1450,33 +1724,39 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuIpcOpenEventHandle: [4] phEvent, [3] result, [5] phEvent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuIpcOpenEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuIpcOpenEventHandle__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenEventHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenEventHandle_args *, tracer_args,
+                      const struct cuda_cuIpcOpenEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuIpcOpenEventHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(CUipcEventHandle)) // at entry
                         ))
 
-/* cuIpcGetMemHandle: [4] pHandle, [5] dptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuIpcGetMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuIpcGetMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetMemHandle_args *, tracer_args,
+                      const struct cuda_cuIpcGetMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuIpcGetMemHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pHandle_bytes,
                                                      (const uint8_t *)tracer_args->pHandle, size_t,
                                                      tracer_clamp((tracer_args->pHandle ? 1 : 0) *
@@ -1484,436 +1764,517 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuIpcOpenMemHandle_v2: [4] pdptr, [5] Flags, [3] result, [6] pdptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenMemHandle_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenMemHandle_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuIpcOpenMemHandle_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuIpcOpenMemHandle_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenMemHandle_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenMemHandle_v2_args *, tracer_args,
+                      const struct cuda_cuIpcOpenMemHandle_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuIpcOpenMemHandle_v2_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(CUipcMemHandle)) // at entry
                         ))
 
-/* cuIpcCloseMemHandle: [4] dptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcCloseMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuIpcCloseMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuIpcCloseMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuIpcCloseMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcCloseMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuIpcCloseMemHandle_args *, tracer_args,
+                      const struct cuda_cuIpcCloseMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuIpcCloseMemHandle_record)) // the slots
                         ))
 
-/* cuMemHostRegister_v2: [4] p, [5] bytesize, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostRegister_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostRegister_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemHostRegister_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemHostRegister_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostRegister_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostRegister_v2_args *, tracer_args,
+                      const struct cuda_cuMemHostRegister_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemHostRegister_v2_record)) // the slots
                         ))
 
-/* cuMemHostUnregister: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostUnregister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostUnregister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemHostUnregister_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemHostUnregister__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostUnregister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostUnregister_args *, tracer_args,
+                      const struct cuda_cuMemHostUnregister_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemHostUnregister_record)) // the slots
                         ))
 
-/* cuMemcpy: [4] dst, [5] src, [6] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy_args *, tracer_args,
+                                             const struct cuda_cuMemcpy_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy_record)) // the slots
+                                               ))
 
-/* cuMemcpyPeer: [4] dstDevice, [5] dstContext, [6] srcDevice, [7] srcContext, [8] ByteCount, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyPeer_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyPeer__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeer__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeer_args *, tracer_args,
+                                             const struct cuda_cuMemcpyPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyPeer_record)) // the slots
+                                               ))
 
-/* cuMemcpyHtoD_v2: [4] dstDevice, [5] srcHost, [6] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoD_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoD_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyHtoD_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoD_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoD_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoD_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyHtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoD_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyDtoH_v2: [4] dstHost, [5] srcDevice, [6] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoH_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoH_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoH_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyDtoH_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoH_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoH_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoH_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyDtoH_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoH_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyDtoD_v2: [4] dstDevice, [5] srcDevice, [6] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoD_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoD_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyDtoD_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoD_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoD_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoD_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyDtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoD_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyDtoA_v2: [4] dstArray, [5] dstOffset, [6] srcDevice, [7] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoA_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoA_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyDtoA_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoA_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoA_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoA_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyDtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoA_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyAtoD_v2: [4] dstDevice, [5] srcArray, [6] srcOffset, [7] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoD_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoD_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyAtoD_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoD_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoD_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoD_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyAtoD_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoD_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyHtoA_v2: [4] dstArray, [5] dstOffset, [6] srcHost, [7] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoA_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoA_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyHtoA_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoA_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoA_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoA_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyHtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoA_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyAtoH_v2: [4] dstHost, [5] srcArray, [6] srcOffset, [7] ByteCount, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoH_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoH_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoH_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyAtoH_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoH_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoH_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoH_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyAtoH_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoH_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpyAtoA_v2: [4] dstArray, [5] dstOffset, [6] srcArray, [7] srcOffset, [8] ByteCount, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoA_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoA_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyAtoA_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoA_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoA_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoA_v2_args *, tracer_args,
+                                             const struct cuda_cuMemcpyAtoA_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoA_v2_record)) // the slots
+                                               ))
 
-/* cuMemcpy2D_v2: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2D_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2D_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2D_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy2D_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2D_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2D_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpy2D_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2D_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpy2DUnaligned_v2: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DUnaligned_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DUnaligned_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2DUnaligned_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DUnaligned_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuMemcpy2DUnaligned_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2DUnaligned_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpy3D_v2: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3D_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3D_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3D_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy3D_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3D_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3D_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpy3D_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3D_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpy3DPeer: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy3DPeer__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeer_args *, tracer_args,
+                      const struct cuda_cuMemcpy3DPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DPeer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpyAsync: [4] dst, [5] src, [6] ByteCount, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemcpyAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAsync_args *, tracer_args,
+                                             const struct cuda_cuMemcpyAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAsync_record)) // the slots
+                                               ))
 
-/* cuMemcpyPeerAsync: [4] dstDevice, [5] dstContext, [6] srcDevice, [7] srcContext, [8] ByteCount,
- * [9] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeerAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeerAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyPeerAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyPeerAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeerAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeerAsync_args *, tracer_args,
+                      const struct cuda_cuMemcpyPeerAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyPeerAsync_record)) // the slots
                         ))
 
-/* cuMemcpyHtoDAsync_v2: [4] dstDevice, [5] srcHost, [6] ByteCount, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoDAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoDAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoDAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoDAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoDAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyHtoDAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoDAsync_v2_record)) // the slots
                         ))
 
-/* cuMemcpyDtoHAsync_v2: [4] dstHost, [5] srcDevice, [6] ByteCount, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoHAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoHAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoHAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoHAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoHAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyDtoHAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoHAsync_v2_record)) // the slots
                         ))
 
-/* cuMemcpyDtoDAsync_v2: [4] dstDevice, [5] srcDevice, [6] ByteCount, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoDAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoDAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoDAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoDAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoDAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyDtoDAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyDtoDAsync_v2_record)) // the slots
                         ))
 
-/* cuMemcpyHtoAAsync_v2: [4] dstArray, [5] dstOffset, [6] srcHost, [7] ByteCount, [8] hStream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoAAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoAAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoAAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoAAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoAAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyHtoAAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyHtoAAsync_v2_record)) // the slots
                         ))
 
-/* cuMemcpyAtoHAsync_v2: [4] dstHost, [5] srcArray, [6] srcOffset, [7] ByteCount, [8] hStream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoHAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoHAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoHAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoHAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoHAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyAtoHAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyAtoHAsync_v2_record)) // the slots
                         ))
 
-/* cuMemcpy2DAsync_v2: [4] pCopy, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2DAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy2DAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpy2DAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy2DAsync_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpy3DAsync_v2: [4] pCopy, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy3DAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpy3DAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DAsync_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpy3DPeerAsync: [4] pCopy, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeerAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeerAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DPeerAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy3DPeerAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeerAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeerAsync_args *, tracer_args,
+                      const struct cuda_cuMemcpy3DPeerAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DPeerAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemcpyBatchAsync_v2: [4] dsts, [5] srcs, [6] sizes, [7] count, [8] attrs, [9] attrsIdxs, [10]
- * numAttrs, [11] hStream, [3] result, [12] dsts_val, [13] srcs_val, [14] sizes_val, [15]
- * attrsIdxs_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyBatchAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyBatchAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpyBatchAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpyBatchAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyBatchAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyBatchAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemcpyBatchAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpyBatchAsync_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, attrs_bytes, (const uint8_t *)tracer_args->attrs, size_t,
                             tracer_clamp((tracer_args->attrs ? 1 : 0) * sizeof(*tracer_args->attrs),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuMemcpy3DBatchAsync_v2: [4] numOps, [5] opList, [6] flags, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DBatchAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DBatchAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DBatchAsync_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemcpy3DBatchAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemcpy3DBatchAsync_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, opList_bytes,
                                                      (const uint8_t *)tracer_args->opList, size_t,
                                                      tracer_clamp((tracer_args->opList ? 1 : 0) *
@@ -1921,177 +2282,213 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuMemsetD8_v2: [4] dstDevice, [5] uc, [6] N, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD8_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemsetD8_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8_v2_args *, tracer_args,
+                                             const struct cuda_cuMemsetD8_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD8_v2_record)) // the slots
+                                               ))
 
-/* cuMemsetD16_v2: [4] dstDevice, [5] us, [6] N, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD16_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemsetD16_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16_v2_args *, tracer_args,
+                                             const struct cuda_cuMemsetD16_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD16_v2_record)) // the slots
+                                               ))
 
-/* cuMemsetD32_v2: [4] dstDevice, [5] ui, [6] N, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD32_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemsetD32_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32_v2_args *, tracer_args,
+                                             const struct cuda_cuMemsetD32_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD32_v2_record)) // the slots
+                                               ))
 
-/* cuMemsetD2D8_v2: [4] dstDevice, [5] dstPitch, [6] uc, [7] Width, [8] Height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D8_v2_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemsetD2D8_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8_v2__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8_v2_args *, tracer_args,
+                                             const struct cuda_cuMemsetD2D8_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D8_v2_record)) // the slots
+                                               ))
 
-/* cuMemsetD2D16_v2: [4] dstDevice, [5] dstPitch, [6] us, [7] Width, [8] Height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D16_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD2D16_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16_v2_args *, tracer_args,
+                      const struct cuda_cuMemsetD2D16_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D16_v2_record)) // the slots
                         ))
 
-/* cuMemsetD2D32_v2: [4] dstDevice, [5] dstPitch, [6] ui, [7] Width, [8] Height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D32_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD2D32_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32_v2_args *, tracer_args,
+                      const struct cuda_cuMemsetD2D32_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D32_v2_record)) // the slots
                         ))
 
-/* cuMemsetD8Async: [4] dstDevice, [5] uc, [6] N, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD8Async_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemsetD8Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8Async__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8Async_args *, tracer_args,
+                                             const struct cuda_cuMemsetD8Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD8Async_record)) // the slots
+                                               ))
 
-/* cuMemsetD16Async: [4] dstDevice, [5] us, [6] N, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD16Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD16Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16Async_args *, tracer_args,
+                      const struct cuda_cuMemsetD16Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD16Async_record)) // the slots
                         ))
 
-/* cuMemsetD32Async: [4] dstDevice, [5] ui, [6] N, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD32Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD32Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32Async_args *, tracer_args,
+                      const struct cuda_cuMemsetD32Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD32Async_record)) // the slots
                         ))
 
-/* cuMemsetD2D8Async: [4] dstDevice, [5] dstPitch, [6] uc, [7] Width, [8] Height, [9] hStream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D8Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD2D8Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8Async_args *, tracer_args,
+                      const struct cuda_cuMemsetD2D8Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D8Async_record)) // the slots
                         ))
 
-/* cuMemsetD2D16Async: [4] dstDevice, [5] dstPitch, [6] us, [7] Width, [8] Height, [9] hStream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D16Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD2D16Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16Async_args *, tracer_args,
+                      const struct cuda_cuMemsetD2D16Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D16Async_record)) // the slots
                         ))
 
-/* cuMemsetD2D32Async: [4] dstDevice, [5] dstPitch, [6] ui, [7] Width, [8] Height, [9] hStream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D32Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemsetD2D32Async__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32Async_args *, tracer_args,
+                      const struct cuda_cuMemsetD2D32Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemsetD2D32Async_record)) // the slots
                         ))
 
-/* cuArrayCreate_v2: [4] pHandle, [5] pAllocateArray, [3] result, [6] pHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayCreate_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayCreate_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayCreate_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArrayCreate_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuArrayCreate_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuArrayCreate_v2_args *, tracer_args,
+                      const struct cuda_cuArrayCreate_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArrayCreate_v2_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pAllocateArray_bytes,
                                      (const uint8_t *)tracer_args->pAllocateArray, size_t,
                                      tracer_clamp((tracer_args->pAllocateArray ? 1 : 0) *
@@ -2099,18 +2496,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuArrayGetDescriptor_v2: [4] pArrayDescriptor, [5] hArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetDescriptor_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetDescriptor_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayGetDescriptor_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArrayGetDescriptor_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetDescriptor_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuArrayGetDescriptor_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArrayGetDescriptor_v2_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pArrayDescriptor_bytes,
                                      (const uint8_t *)tracer_args->pArrayDescriptor, size_t,
                                      tracer_clamp((tracer_args->pArrayDescriptor ? 1 : 0) *
@@ -2118,18 +2518,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuArrayGetSparseProperties: [4] sparseProperties, [5] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetSparseProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetSparseProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayGetSparseProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArrayGetSparseProperties__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetSparseProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuArrayGetSparseProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArrayGetSparseProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, sparseProperties_bytes,
                                      (const uint8_t *)tracer_args->sparseProperties, size_t,
                                      tracer_clamp((tracer_args->sparseProperties ? 1 : 0) *
@@ -2137,37 +2540,45 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMipmappedArrayGetSparseProperties: [4] sparseProperties, [5] mipmap, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMipmappedArrayGetSparseProperties,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetSparseProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetSparseProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetSparseProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, sparseProperties_bytes,
-                                     (const uint8_t *)tracer_args->sparseProperties, size_t,
-                                     tracer_clamp((tracer_args->sparseProperties ? 1 : 0) *
-                                                      sizeof(*tracer_args->sparseProperties),
-                                                  TRACER_MAX_BYTES)) // at exit
-        ))
+                      const struct cuda_cuMipmappedArrayGetSparseProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetSparseProperties_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, sparseProperties_bytes,
+                            (const uint8_t *)tracer_args->sparseProperties, size_t,
+                            tracer_clamp((tracer_args->sparseProperties ? 1 : 0) *
+                                             sizeof(*tracer_args->sparseProperties),
+                                         TRACER_MAX_BYTES)) // at exit
+                        ))
 
-/* cuArrayGetMemoryRequirements: [4] memoryRequirements, [5] array, [6] device, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetMemoryRequirements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuArrayGetMemoryRequirements,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetMemoryRequirements_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuArrayGetMemoryRequirements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArrayGetMemoryRequirements__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetMemoryRequirements_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuArrayGetMemoryRequirements_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArrayGetMemoryRequirements_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, memoryRequirements_bytes,
                                      (const uint8_t *)tracer_args->memoryRequirements, size_t,
                                      tracer_clamp((tracer_args->memoryRequirements ? 1 : 0) *
@@ -2175,64 +2586,77 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMipmappedArrayGetMemoryRequirements: [4] memoryRequirements, [5] mipmap, [6] device, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetMemoryRequirements_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetMemoryRequirements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetMemoryRequirements_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, memoryRequirements_bytes,
-                                     (const uint8_t *)tracer_args->memoryRequirements, size_t,
-                                     tracer_clamp((tracer_args->memoryRequirements ? 1 : 0) *
-                                                      sizeof(*tracer_args->memoryRequirements),
-                                                  TRACER_MAX_BYTES)) // at exit
-        ))
+                      const struct cuda_cuMipmappedArrayGetMemoryRequirements_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetMemoryRequirements_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, memoryRequirements_bytes,
+                            (const uint8_t *)tracer_args->memoryRequirements, size_t,
+                            tracer_clamp((tracer_args->memoryRequirements ? 1 : 0) *
+                                             sizeof(*tracer_args->memoryRequirements),
+                                         TRACER_MAX_BYTES)) // at exit
+                        ))
 
-/* cuArrayGetPlane: [4] pPlaneArray, [5] hArray, [6] planeIdx, [3] result, [7] pPlaneArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetPlane,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetPlane_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayGetPlane_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuArrayGetPlane__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetPlane_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetPlane__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetPlane_args *, tracer_args,
+                                             const struct cuda_cuArrayGetPlane_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayGetPlane_record)) // the slots
+                                               ))
 
-/* cuArrayDestroy: [4] hArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuArrayDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuArrayDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArrayDestroy_args *, tracer_args,
+                                             const struct cuda_cuArrayDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArrayDestroy_record)) // the slots
+                                               ))
 
-/* cuArray3DCreate_v2: [4] pHandle, [5] pAllocateArray, [3] result, [6] pHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DCreate_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DCreate_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArray3DCreate_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArray3DCreate_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DCreate_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DCreate_v2_args *, tracer_args,
+                      const struct cuda_cuArray3DCreate_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArray3DCreate_v2_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pAllocateArray_bytes,
                                      (const uint8_t *)tracer_args->pAllocateArray, size_t,
                                      tracer_clamp((tracer_args->pAllocateArray ? 1 : 0) *
@@ -2240,18 +2664,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuArray3DGetDescriptor_v2: [4] pArrayDescriptor, [5] hArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DGetDescriptor_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DGetDescriptor_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuArray3DGetDescriptor_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuArray3DGetDescriptor_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DGetDescriptor_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuArray3DGetDescriptor_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuArray3DGetDescriptor_v2_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pArrayDescriptor_bytes,
                                      (const uint8_t *)tracer_args->pArrayDescriptor, size_t,
                                      tracer_clamp((tracer_args->pArrayDescriptor ? 1 : 0) *
@@ -2259,19 +2686,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMipmappedArrayCreate: [4] pHandle, [5] pMipmappedArrayDesc, [6] numMipmapLevels, [3] result,
- * [7] pHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMipmappedArrayCreate__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMipmappedArrayCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayCreate_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pMipmappedArrayDesc_bytes,
                                      (const uint8_t *)tracer_args->pMipmappedArrayDesc, size_t,
                                      tracer_clamp((tracer_args->pMipmappedArrayDesc ? 1 : 0) *
@@ -2279,371 +2708,437 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuMipmappedArrayGetLevel: [4] pLevelArray, [5] hMipmappedArray, [6] level, [3] result, [7]
- * pLevelArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetLevel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetLevel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetLevel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMipmappedArrayGetLevel__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetLevel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMipmappedArrayGetLevel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayGetLevel_record)) // the slots
                         ))
 
-/* cuMipmappedArrayDestroy: [4] hMipmappedArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMipmappedArrayDestroy__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayDestroy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuMipmappedArrayDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMipmappedArrayDestroy_record)) // the slots
                         ))
 
-/* cuMemGetHandleForAddressRange: [4] handle, [5] dptr, [6] size, [7] handleType, [8] flags, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetHandleForAddressRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemGetHandleForAddressRange,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetHandleForAddressRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetHandleForAddressRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemGetHandleForAddressRange__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetHandleForAddressRange_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuMemGetHandleForAddressRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetHandleForAddressRange_record)) // the slots
                         ))
 
-/* cuMemBatchDecompressAsync: [4] paramsArray, [5] count, [6] flags, [7] errorIndex, [8] stream, [3]
- * result, [9] errorIndex_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemBatchDecompressAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemBatchDecompressAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemBatchDecompressAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemBatchDecompressAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemBatchDecompressAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMemBatchDecompressAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemBatchDecompressAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuMemAddressReserve: [4] ptr, [5] size, [6] alignment, [7] addr, [8] flags, [3] result, [9]
- * ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressReserve,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressReserve_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAddressReserve_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAddressReserve__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressReserve_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressReserve_args *, tracer_args,
+                      const struct cuda_cuMemAddressReserve_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAddressReserve_record)) // the slots
                         ))
 
-/* cuMemAddressFree: [4] ptr, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressFree_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAddressFree_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAddressFree__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressFree_args *, tracer_args,
+                      const struct cuda_cuMemAddressFree_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAddressFree_record)) // the slots
                         ))
 
-/* cuMemCreate: [4] handle, [5] size, [6] prop, [7] flags, [3] result, [8] handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
-                            tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemCreate_args *, tracer_args,
+                      const struct cuda_cuMemCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct cuda_cuMemCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
+            tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* cuMemRelease: [4] handle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRelease,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemRelease_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemRelease__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemRelease_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRelease__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemRelease_args *, tracer_args,
+                                             const struct cuda_cuMemRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemRelease_record)) // the slots
+                                               ))
 
-/* cuMemMap: [4] ptr, [5] size, [6] offset, [7] handle, [8] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemMap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemMap_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemMap__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemMap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMap__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemMap_args *, tracer_args,
+                                             const struct cuda_cuMemMap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemMap_record)) // the slots
+                                               ))
 
-/* cuMemMapArrayAsync: [4] mapInfoList, [5] count, [6] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMapArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemMapArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemMapArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemMapArrayAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemMapArrayAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemMapArrayAsync_args *, tracer_args,
+                      const struct cuda_cuMemMapArrayAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemMapArrayAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, mapInfoList_bytes, (const uint8_t *)tracer_args->mapInfoList, size_t,
             tracer_clamp((tracer_args->mapInfoList ? 1 : 0) * sizeof(*tracer_args->mapInfoList),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuMemUnmap: [4] ptr, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemUnmap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemUnmap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemUnmap_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemUnmap__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemUnmap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemUnmap__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemUnmap_args *, tracer_args,
+                                             const struct cuda_cuMemUnmap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemUnmap_record)) // the slots
+                                               ))
 
-/* cuMemSetAccess: [4] ptr, [5] size, [6] desc, [7] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemSetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemSetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetAccess_args *, tracer_args,
+                      const struct cuda_cuMemSetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemSetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemGetAccess: [4] flags, [5] location, [6] ptr, [3] result, [7] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetAccess_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAccess__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAccess_args *, tracer_args,
+                                             const struct cuda_cuMemGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetAccess_record)) // the slots
+                                               lttng_ust_field_sequence_hex(
+                                                   uint8_t, location_bytes,
+                                                   (const uint8_t *)tracer_args->location, size_t,
+                                                   tracer_clamp((tracer_args->location ? 1 : 0) *
+                                                                    sizeof(*tracer_args->location),
+                                                                TRACER_MAX_BYTES)) // at entry
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemGetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
-                            tracer_clamp((tracer_args->location ? 1 : 0) *
-                                             sizeof(*tracer_args->location),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
-
-/* cuMemExportToShareableHandle: [4] shareableHandle, [5] handle, [6] handleType, [7] flags, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemExportToShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_cuda, cuMemExportToShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemExportToShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemExportToShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemExportToShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemExportToShareableHandle_record)) // the slots
                         ))
 
-/* cuMemImportFromShareableHandle: [4] handle, [5] osHandle, [6] shHandleType, [3] result, [7]
- * handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemImportFromShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemImportFromShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemImportFromShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemImportFromShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemImportFromShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemImportFromShareableHandle_record)) // the slots
                         ))
 
-/* cuMemGetAllocationGranularity: [4] granularity, [5] prop, [6] option, [3] result, [7]
- * granularity_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationGranularity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemGetAllocationGranularity,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationGranularity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetAllocationGranularity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemGetAllocationGranularity__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationGranularity_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemGetAllocationGranularity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetAllocationGranularity_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemGetAllocationPropertiesFromHandle: [4] prop, [5] handle, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationPropertiesFromHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetAllocationPropertiesFromHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationPropertiesFromHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuMemGetAllocationPropertiesFromHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetAllocationPropertiesFromHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuMemRetainAllocationHandle: [4] handle, [5] addr, [3] result, [6] handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRetainAllocationHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemRetainAllocationHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemRetainAllocationHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemRetainAllocationHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemRetainAllocationHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemRetainAllocationHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuMemRetainAllocationHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemRetainAllocationHandle_record)) // the slots
                         ))
 
-/* cuMemFreeAsync: [4] dptr, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFreeAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemFreeAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeAsync_args *, tracer_args,
+                                             const struct cuda_cuMemFreeAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemFreeAsync_record)) // the slots
+                                               ))
 
-/* cuMemAllocAsync: [4] dptr, [5] bytesize, [6] hStream, [3] result, [7] dptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemAllocAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocAsync_args *, tracer_args,
+                                             const struct cuda_cuMemAllocAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocAsync_record)) // the slots
+                                               ))
 
-/* cuMemPoolTrimTo: [4] pool, [5] minBytesToKeep, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolTrimTo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolTrimTo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolTrimTo_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemPoolTrimTo__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolTrimTo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolTrimTo__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolTrimTo_args *, tracer_args,
+                                             const struct cuda_cuMemPoolTrimTo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolTrimTo_record)) // the slots
+                                               ))
 
-/* cuMemPoolSetAttribute: [4] pool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAttribute_args *, tracer_args,
+                      const struct cuda_cuMemPoolSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolSetAttribute_record)) // the slots
                         ))
 
-/* cuMemPoolGetAttribute: [4] pool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAttribute_args *, tracer_args,
+                      const struct cuda_cuMemPoolGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolGetAttribute_record)) // the slots
                         ))
 
-/* cuMemPoolSetAccess: [4] pool, [5] map, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolSetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolSetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAccess_args *, tracer_args,
+                      const struct cuda_cuMemPoolSetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolSetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, map_bytes, (const uint8_t *)tracer_args->map, size_t,
                             tracer_clamp((tracer_args->map ? 1 : 0) * sizeof(*tracer_args->map),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemPoolGetAccess: [4] flags, [5] memPool, [6] location, [3] result, [7] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolGetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolGetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAccess_args *, tracer_args,
+                      const struct cuda_cuMemPoolGetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolGetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2651,48 +3146,58 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMemPoolCreate: [4] pool, [5] poolProps, [3] result, [6] pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemPoolCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, poolProps_bytes, (const uint8_t *)tracer_args->poolProps, size_t,
-            tracer_clamp((tracer_args->poolProps ? 1 : 0) * sizeof(*tracer_args->poolProps),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolCreate_args *, tracer_args,
+                                             const struct cuda_cuMemPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolCreate_record)) // the slots
+                                               lttng_ust_field_sequence_hex(
+                                                   uint8_t, poolProps_bytes,
+                                                   (const uint8_t *)tracer_args->poolProps, size_t,
+                                                   tracer_clamp((tracer_args->poolProps ? 1 : 0) *
+                                                                    sizeof(*tracer_args->poolProps),
+                                                                TRACER_MAX_BYTES)) // at entry
+                                               ))
 
-/* cuMemPoolDestroy: [4] pool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolDestroy_args *, tracer_args,
+                      const struct cuda_cuMemPoolDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolDestroy_record)) // the slots
                         ))
 
-/* cuMemGetDefaultMemPool: [4] pool_out, [5] location, [6] type, [3] result, [7] pool_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetDefaultMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetDefaultMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetDefaultMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemGetDefaultMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetDefaultMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemGetDefaultMemPool_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2700,520 +3205,611 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuMemGetMemPool: [4] pool, [5] location, [6] type, [3] result, [7] pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetMemPool_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemGetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
-                            tracer_clamp((tracer_args->location ? 1 : 0) *
-                                             sizeof(*tracer_args->location),
-                                         TRACER_MAX_BYTES)) // at exit
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetMemPool__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetMemPool_args *, tracer_args,
+                                             const struct cuda_cuMemGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemGetMemPool_record)) // the slots
+                                               lttng_ust_field_sequence_hex(
+                                                   uint8_t, location_bytes,
+                                                   (const uint8_t *)tracer_args->location, size_t,
+                                                   tracer_clamp((tracer_args->location ? 1 : 0) *
+                                                                    sizeof(*tracer_args->location),
+                                                                TRACER_MAX_BYTES)) // at exit
+                                               ))
 
-/* cuMemSetMemPool: [4] location, [5] type, [6] pool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemSetMemPool_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuMemSetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
-                            tracer_clamp((tracer_args->location ? 1 : 0) *
-                                             sizeof(*tracer_args->location),
-                                         TRACER_MAX_BYTES)) // at exit
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetMemPool__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetMemPool_args *, tracer_args,
+                                             const struct cuda_cuMemSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemSetMemPool_record)) // the slots
+                                               lttng_ust_field_sequence_hex(
+                                                   uint8_t, location_bytes,
+                                                   (const uint8_t *)tracer_args->location, size_t,
+                                                   tracer_clamp((tracer_args->location ? 1 : 0) *
+                                                                    sizeof(*tracer_args->location),
+                                                                TRACER_MAX_BYTES)) // at exit
+                                               ))
 
-/* cuMemAllocFromPoolAsync: [4] dptr, [5] bytesize, [6] pool, [7] hStream, [3] result, [8] dptr_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocFromPoolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocFromPoolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAllocFromPoolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAllocFromPoolAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocFromPoolAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuMemAllocFromPoolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAllocFromPoolAsync_record)) // the slots
                         ))
 
-/* cuMemPoolExportToShareableHandle: [4] handle_out, [5] pool, [6] handleType, [7] flags, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportToShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemPoolExportToShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolExportToShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolExportToShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportToShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMemPoolExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolExportToShareableHandle_record)) // the slots
                         ))
 
-/* cuMemPoolImportFromShareableHandle: [4] pool_out, [5] handle, [6] handleType, [7] flags, [3]
- * result, [8] pool_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportFromShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemPoolImportFromShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolImportFromShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportFromShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuMemPoolImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPoolImportFromShareableHandle_record)) // the slots
                         ))
 
-/* cuMemPoolExportPointer: [4] shareData_out, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolExportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolExportPointer__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMemPoolExportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemPoolExportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, shareData_out_bytes, (const uint8_t *)tracer_args->shareData_out, size_t,
             tracer_clamp((tracer_args->shareData_out ? 1 : 0) * sizeof(*tracer_args->shareData_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMemPoolImportPointer: [4] ptr_out, [5] pool, [6] shareData, [3] result, [7] ptr_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPoolImportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPoolImportPointer__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMemPoolImportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemPoolImportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, shareData_bytes, (const uint8_t *)tracer_args->shareData, size_t,
             tracer_clamp((tracer_args->shareData ? 1 : 0) * sizeof(*tracer_args->shareData),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuMulticastCreate: [4] mcHandle, [5] prop, [3] result, [6] mcHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastCreate_args *, tracer_args,
+                      const struct cuda_cuMulticastCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuMulticastAddDevice: [4] mcHandle, [5] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastAddDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastAddDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastAddDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastAddDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastAddDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastAddDevice_args *, tracer_args,
+                      const struct cuda_cuMulticastAddDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastAddDevice_record)) // the slots
                         ))
 
-/* cuMulticastBindMem: [4] mcHandle, [5] mcOffset, [6] memHandle, [7] memOffset, [8] size, [9]
- * flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindMem,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindMem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastBindMem_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastBindMem__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindMem_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindMem_args *, tracer_args,
+                      const struct cuda_cuMulticastBindMem_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastBindMem_record)) // the slots
                         ))
 
-/* cuMulticastBindAddr: [4] mcHandle, [5] mcOffset, [6] memptr, [7] size, [8] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindAddr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindAddr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastBindAddr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastBindAddr__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindAddr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindAddr_args *, tracer_args,
+                      const struct cuda_cuMulticastBindAddr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastBindAddr_record)) // the slots
                         ))
 
-/* cuMulticastUnbind: [4] mcHandle, [5] dev, [6] mcOffset, [7] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastUnbind,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastUnbind_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastUnbind_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastUnbind__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastUnbind_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastUnbind_args *, tracer_args,
+                      const struct cuda_cuMulticastUnbind_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastUnbind_record)) // the slots
                         ))
 
-/* cuMulticastGetGranularity: [4] granularity, [5] prop, [6] option, [3] result, [7] granularity_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastGetGranularity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastGetGranularity_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMulticastGetGranularity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMulticastGetGranularity__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastGetGranularity_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuMulticastGetGranularity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMulticastGetGranularity_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuPointerGetAttribute: [4] data, [5] attribute, [6] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuPointerGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuPointerGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttribute_args *, tracer_args,
+                      const struct cuda_cuPointerGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuPointerGetAttribute_record)) // the slots
                         ))
 
-/* cuMemPrefetchAsync_v2: [4] devPtr, [5] count, [6] flags, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchAsync_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchAsync_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPrefetchAsync_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPrefetchAsync_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchAsync_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchAsync_v2_args *, tracer_args,
+                      const struct cuda_cuMemPrefetchAsync_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemPrefetchAsync_v2_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, location_bytes,
                                                   (const uint8_t *)&tracer_args->location,
                                                   sizeof(CUmemLocation)) // at entry
                         ))
 
-/* cuMemAdvise_v2: [4] devPtr, [5] count, [6] advice, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAdvise_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemAdvise_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemAdvise_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemAdvise_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAdvise_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemAdvise_v2_args *, tracer_args,
+                      const struct cuda_cuMemAdvise_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemAdvise_v2_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, location_bytes,
                                                   (const uint8_t *)&tracer_args->location,
                                                   sizeof(CUmemLocation)) // at entry
                         ))
 
-/* cuMemPrefetchBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] prefetchLocs, [8] prefetchLocIdxs,
- * [9] numPrefetchLocs, [10] flags, [11] hStream, [3] result, [12] dptrs_val, [13] sizes_val, [14]
- * prefetchLocIdxs_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchBatchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemPrefetchBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemPrefetchBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMemPrefetchBatchAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemPrefetchBatchAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, prefetchLocs_bytes, (const uint8_t *)tracer_args->prefetchLocs, size_t,
             tracer_clamp((tracer_args->prefetchLocs ? 1 : 0) * sizeof(*tracer_args->prefetchLocs),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMemDiscardBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] flags, [8] hStream, [3] result, [9]
- * dptrs_val, [10] sizes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardBatchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemDiscardBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemDiscardBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cuda_cuMemDiscardBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemDiscardBatchAsync_record)) // the slots
                         ))
 
-/* cuMemDiscardAndPrefetchBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] prefetchLocs, [8]
- * prefetchLocIdxs, [9] numPrefetchLocs, [10] flags, [11] hStream, [3] result, [12] dptrs_val, [13]
- * sizes_val, [14] prefetchLocIdxs_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardAndPrefetchBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemDiscardAndPrefetchBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardAndPrefetchBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuMemDiscardAndPrefetchBatchAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuMemDiscardAndPrefetchBatchAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, prefetchLocs_bytes, (const uint8_t *)tracer_args->prefetchLocs, size_t,
             tracer_clamp((tracer_args->prefetchLocs ? 1 : 0) * sizeof(*tracer_args->prefetchLocs),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuMemRangeGetAttribute: [4] data, [5] dataSize, [6] attribute, [7] devPtr, [8] count, [3] result
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemRangeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemRangeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuMemRangeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemRangeGetAttribute_record)) // the slots
                         ))
 
-/* cuMemRangeGetAttributes: [4] data, [5] dataSizes, [6] attributes, [7] numAttributes, [8] devPtr,
- * [9] count, [3] result, [10] data_val, [11] dataSizes_val, [12] attributes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuMemRangeGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuMemRangeGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cuda_cuMemRangeGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuMemRangeGetAttributes_record)) // the slots
                         ))
 
-/* cuPointerSetAttribute: [4] value, [5] attribute, [6] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuPointerSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuPointerSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuPointerSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuPointerSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuPointerSetAttribute_args *, tracer_args,
+                      const struct cuda_cuPointerSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuPointerSetAttribute_record)) // the slots
                         ))
 
-/* cuPointerGetAttributes: [4] numAttributes, [5] attributes, [6] data, [7] ptr, [3] result, [8]
- * attributes_val, [9] data_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuPointerGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuPointerGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuPointerGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuPointerGetAttributes_record)) // the slots
                         ))
 
-/* cuStreamCreate: [4] phStream, [5] Flags, [3] result, [6] phStream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuStreamCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreate_args *, tracer_args,
+                                             const struct cuda_cuStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamCreate_record)) // the slots
+                                               ))
 
-/* cuStreamCreateWithPriority: [4] phStream, [5] flags, [6] priority, [3] result, [7] phStream_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreateWithPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreateWithPriority_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamCreateWithPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamCreateWithPriority__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreateWithPriority_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamCreateWithPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamCreateWithPriority_record)) // the slots
                         ))
 
-/* cuStreamGetPriority: [4] hStream, [5] priority, [3] result, [6] priority_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetPriority_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetPriority__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetPriority_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetPriority_args *, tracer_args,
+                      const struct cuda_cuStreamGetPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetPriority_record)) // the slots
                         ))
 
-/* cuStreamGetDevice: [4] hStream, [5] device, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetDevice_args *, tracer_args,
+                      const struct cuda_cuStreamGetDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetDevice_record)) // the slots
                         ))
 
-/* cuStreamGetFlags: [4] hStream, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetFlags_args *, tracer_args,
+                      const struct cuda_cuStreamGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetFlags_record)) // the slots
                         ))
 
-/* cuStreamGetId: [4] hStream, [5] streamId, [3] result, [6] streamId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetId_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuStreamGetId__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetId__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetId_args *, tracer_args,
+                                             const struct cuda_cuStreamGetId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetId_record)) // the slots
+                                               ))
 
-/* cuStreamGetCtx: [4] hStream, [5] pctx, [3] result, [6] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCtx_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuStreamGetCtx__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_args *, tracer_args,
+                                             const struct cuda_cuStreamGetCtx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCtx_record)) // the slots
+                                               ))
 
-/* cuStreamGetCtx_v2: [4] hStream, [5] pCtx, [6] pGreenCtx, [3] result, [7] pCtx_val, [8]
- * pGreenCtx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCtx_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetCtx_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_v2_args *, tracer_args,
+                      const struct cuda_cuStreamGetCtx_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCtx_v2_record)) // the slots
                         ))
 
-/* cuStreamWaitEvent: [4] hStream, [5] hEvent, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamWaitEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitEvent_args *, tracer_args,
+                      const struct cuda_cuStreamWaitEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitEvent_record)) // the slots
                         ))
 
-/* cuStreamAddCallback: [4] hStream, [5] callback, [6] userData, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAddCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAddCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamAddCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamAddCallback__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAddCallback_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAddCallback_args *, tracer_args,
+                      const struct cuda_cuStreamAddCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamAddCallback_record)) // the slots
                         ))
 
-/* cuStreamBeginCapture_v2: [4] hStream, [5] mode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCapture_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCapture_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamBeginCapture_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamBeginCapture_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCapture_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuStreamBeginCapture_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamBeginCapture_v2_record)) // the slots
                         ))
 
-/* cuStreamBeginCaptureToGraph: [4] hStream, [5] hGraph, [6] dependencies, [7] dependencyData, [8]
- * numDependencies, [9] mode, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCaptureToGraph,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuStreamBeginCaptureToGraph,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCaptureToGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamBeginCaptureToGraph_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamBeginCaptureToGraph__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCaptureToGraph_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuStreamBeginCaptureToGraph_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuStreamBeginCaptureToGraph_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
                                      (const uint8_t *)tracer_args->dependencyData, size_t,
                                      tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
@@ -3221,613 +3817,729 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuThreadExchangeStreamCaptureMode: [4] mode, [3] result, [5] mode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuThreadExchangeStreamCaptureMode,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuThreadExchangeStreamCaptureMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuThreadExchangeStreamCaptureMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuThreadExchangeStreamCaptureMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuThreadExchangeStreamCaptureMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuThreadExchangeStreamCaptureMode_record)) // the slots
                         ))
 
-/* cuStreamEndCapture: [4] hStream, [5] phGraph, [3] result, [6] phGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamEndCapture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamEndCapture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamEndCapture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamEndCapture__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamEndCapture_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamEndCapture_args *, tracer_args,
+                      const struct cuda_cuStreamEndCapture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamEndCapture_record)) // the slots
                         ))
 
-/* cuStreamIsCapturing: [4] hStream, [5] captureStatus, [3] result, [6] captureStatus_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamIsCapturing,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamIsCapturing_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamIsCapturing_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamIsCapturing__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamIsCapturing_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamIsCapturing_args *, tracer_args,
+                      const struct cuda_cuStreamIsCapturing_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamIsCapturing_record)) // the slots
                         ))
 
-/* cuStreamGetCaptureInfo_v3: [4] hStream, [5] captureStatus_out, [6] id_out, [7] graph_out, [8]
- * dependencies_out, [9] edgeData_out, [10] numDependencies_out, [3] result, [11]
- * captureStatus_out_val, [12] id_out_val, [13] graph_out_val, [14] dependencies_out_val, [15]
- * edgeData_out_val, [16] numDependencies_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCaptureInfo_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCaptureInfo_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCaptureInfo_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCaptureInfo_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct cuda_cuStreamGetCaptureInfo_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetCaptureInfo_v3_record)) // the slots
                         ))
 
-/* cuStreamUpdateCaptureDependencies_v2: [4] hStream, [5] dependencies, [6] dependencyData, [7]
- * numDependencies, [8] flags, [3] result, [9] dependencies_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamUpdateCaptureDependencies_v2_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamUpdateCaptureDependencies_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamUpdateCaptureDependencies_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
-                                     (const uint8_t *)tracer_args->dependencyData, size_t,
-                                     tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
-                                                      sizeof(*tracer_args->dependencyData),
-                                                  TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cuda_cuStreamUpdateCaptureDependencies_v2_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamUpdateCaptureDependencies_v2_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, dependencyData_bytes,
+                            (const uint8_t *)tracer_args->dependencyData, size_t,
+                            tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
+                                             sizeof(*tracer_args->dependencyData),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cuStreamAttachMemAsync: [4] hStream, [5] dptr, [6] length, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAttachMemAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAttachMemAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamAttachMemAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamAttachMemAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAttachMemAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamAttachMemAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamAttachMemAsync_record)) // the slots
                         ))
 
-/* cuStreamQuery: [4] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamQuery_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuStreamQuery__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamQuery__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamQuery_args *, tracer_args,
+                                             const struct cuda_cuStreamQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamQuery_record)) // the slots
+                                               ))
 
-/* cuStreamSynchronize: [4] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSynchronize_args *, tracer_args,
+                      const struct cuda_cuStreamSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamSynchronize_record)) // the slots
                         ))
 
-/* cuStreamDestroy_v2: [4] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamDestroy_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamDestroy_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamDestroy_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamDestroy_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamDestroy_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamDestroy_v2_args *, tracer_args,
+                      const struct cuda_cuStreamDestroy_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamDestroy_v2_record)) // the slots
                         ))
 
-/* cuStreamCopyAttributes: [4] dst, [5] src, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCopyAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCopyAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamCopyAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamCopyAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCopyAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuStreamCopyAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamCopyAttributes_record)) // the slots
                         ))
 
-/* cuStreamGetAttribute: [4] hStream, [5] attr, [6] value_out, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetAttribute_args *, tracer_args,
+                      const struct cuda_cuStreamGetAttribute_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuStreamGetAttribute_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, value_out_bytes, (const uint8_t *)tracer_args->value_out, size_t,
             tracer_clamp((tracer_args->value_out ? 1 : 0) * sizeof(*tracer_args->value_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuStreamSetAttribute: [4] hStream, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSetAttribute_args *, tracer_args,
+                      const struct cuda_cuStreamSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamSetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuEventCreate: [4] phEvent, [5] Flags, [3] result, [6] phEvent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuEventCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventCreate_args *, tracer_args,
+                                             const struct cuda_cuEventCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventCreate_record)) // the slots
+                                               ))
 
-/* cuEventRecord: [4] hEvent, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecord,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecord_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventRecord_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuEventRecord__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecord_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecord__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecord_args *, tracer_args,
+                                             const struct cuda_cuEventRecord_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventRecord_record)) // the slots
+                                               ))
 
-/* cuEventRecordWithFlags: [4] hEvent, [5] hStream, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecordWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecordWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventRecordWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuEventRecordWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecordWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuEventRecordWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuEventRecordWithFlags_record)) // the slots
                         ))
 
-/* cuEventQuery: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventQuery_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuEventQuery__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventQuery__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventQuery_args *, tracer_args,
+                                             const struct cuda_cuEventQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventQuery_record)) // the slots
+                                               ))
 
-/* cuEventSynchronize: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuEventSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuEventSynchronize_args *, tracer_args,
+                      const struct cuda_cuEventSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuEventSynchronize_record)) // the slots
                         ))
 
-/* cuEventDestroy_v2: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventDestroy_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventDestroy_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventDestroy_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuEventDestroy_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventDestroy_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuEventDestroy_v2_args *, tracer_args,
+                      const struct cuda_cuEventDestroy_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuEventDestroy_v2_record)) // the slots
                         ))
 
-/* cuEventElapsedTime_v2: [4] pMilliseconds, [5] hStart, [6] hEnd, [3] result, [7] pMilliseconds_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventElapsedTime_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuEventElapsedTime_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuEventElapsedTime_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuEventElapsedTime_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuEventElapsedTime_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuEventElapsedTime_v2_args *, tracer_args,
+                      const struct cuda_cuEventElapsedTime_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuEventElapsedTime_v2_record)) // the slots
                         ))
 
-/* cuImportExternalMemory: [4] extMem_out, [5] memHandleDesc, [3] result, [6] extMem_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuImportExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuImportExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuImportExternalMemory_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuImportExternalMemory_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, memHandleDesc_bytes, (const uint8_t *)tracer_args->memHandleDesc, size_t,
             tracer_clamp((tracer_args->memHandleDesc ? 1 : 0) * sizeof(*tracer_args->memHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuExternalMemoryGetMappedBuffer: [4] devPtr, [5] extMem, [6] bufferDesc, [3] result, [7]
- * devPtr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuExternalMemoryGetMappedBuffer,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuExternalMemoryGetMappedBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuExternalMemoryGetMappedBuffer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuExternalMemoryGetMappedBuffer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, bufferDesc_bytes, (const uint8_t *)tracer_args->bufferDesc, size_t,
             tracer_clamp((tracer_args->bufferDesc ? 1 : 0) * sizeof(*tracer_args->bufferDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuExternalMemoryGetMappedMipmappedArray: [4] mipmap, [5] extMem, [6] mipmapDesc, [3] result, [7]
- * mipmap_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuExternalMemoryGetMappedMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuExternalMemoryGetMappedMipmappedArray_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuExternalMemoryGetMappedMipmappedArray_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, mipmapDesc_bytes, (const uint8_t *)tracer_args->mipmapDesc, size_t,
             tracer_clamp((tracer_args->mipmapDesc ? 1 : 0) * sizeof(*tracer_args->mipmapDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuDestroyExternalMemory: [4] extMem, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDestroyExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDestroyExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuDestroyExternalMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDestroyExternalMemory_record)) // the slots
                         ))
 
-/* cuImportExternalSemaphore: [4] extSem_out, [5] semHandleDesc, [3] result, [6] extSem_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalSemaphore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuImportExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuImportExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuImportExternalSemaphore_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuImportExternalSemaphore_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, semHandleDesc_bytes, (const uint8_t *)tracer_args->semHandleDesc, size_t,
             tracer_clamp((tracer_args->semHandleDesc ? 1 : 0) * sizeof(*tracer_args->semHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuSignalExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSignalExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuSignalExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSignalExternalSemaphoresAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSignalExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuSignalExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuSignalExternalSemaphoresAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuSignalExternalSemaphoresAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuWaitExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuWaitExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuWaitExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuWaitExternalSemaphoresAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuWaitExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuWaitExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuWaitExternalSemaphoresAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuWaitExternalSemaphoresAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuDestroyExternalSemaphore: [4] extSem, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalSemaphore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDestroyExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDestroyExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuDestroyExternalSemaphore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDestroyExternalSemaphore_record)) // the slots
                         ))
 
-/* cuStreamWaitValue32_v2: [4] stream, [5] addr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue32_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue32_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitValue32_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamWaitValue32_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue32_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamWaitValue32_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitValue32_v2_record)) // the slots
                         ))
 
-/* cuStreamWaitValue64_v2: [4] stream, [5] addr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue64_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue64_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitValue64_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamWaitValue64_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue64_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamWaitValue64_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamWaitValue64_v2_record)) // the slots
                         ))
 
-/* cuStreamWriteValue32_v2: [4] stream, [5] addr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue32_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue32_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamWriteValue32_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamWriteValue32_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue32_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamWriteValue32_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamWriteValue32_v2_record)) // the slots
                         ))
 
-/* cuStreamWriteValue64_v2: [4] stream, [5] addr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue64_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue64_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamWriteValue64_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamWriteValue64_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue64_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuStreamWriteValue64_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamWriteValue64_v2_record)) // the slots
                         ))
 
-/* cuStreamBatchMemOp_v2: [4] stream, [5] count, [6] paramArray, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBatchMemOp_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBatchMemOp_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamBatchMemOp_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamBatchMemOp_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBatchMemOp_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBatchMemOp_v2_args *, tracer_args,
+                      const struct cuda_cuStreamBatchMemOp_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuStreamBatchMemOp_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramArray_bytes, (const uint8_t *)tracer_args->paramArray, size_t,
             tracer_clamp((tracer_args->paramArray ? 1 : 0) * sizeof(*tracer_args->paramArray),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuFuncGetAttribute: [4] pi, [5] attrib, [6] hfunc, [3] result, [7] pi_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetAttribute_args *, tracer_args,
+                      const struct cuda_cuFuncGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncGetAttribute_record)) // the slots
                         ))
 
-/* cuFuncSetAttribute: [4] hfunc, [5] attrib, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetAttribute_args *, tracer_args,
+                      const struct cuda_cuFuncSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncSetAttribute_record)) // the slots
                         ))
 
-/* cuFuncSetCacheConfig: [4] hfunc, [5] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncSetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetCacheConfig_args *, tracer_args,
+                      const struct cuda_cuFuncSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncSetCacheConfig_record)) // the slots
                         ))
 
-/* cuFuncGetModule: [4] hmod, [5] hfunc, [3] result, [6] hmod_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetModule,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetModule_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetModule_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuFuncGetModule__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetModule_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetModule__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetModule_args *, tracer_args,
+                                             const struct cuda_cuFuncGetModule_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetModule_record)) // the slots
+                                               ))
 
-/* cuFuncGetName: [4] name, [5] hfunc, [3] result, [6] name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuFuncGetName__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetName__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetName_args *, tracer_args,
+                                             const struct cuda_cuFuncGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetName_record)) // the slots
+                                               ))
 
-/* cuFuncGetParamInfo: [4] func, [5] paramIndex, [6] paramOffset, [7] paramSize, [3] result, [8]
- * paramOffset_val, [9] paramSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetParamInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetParamInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncGetParamInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncGetParamInfo__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetParamInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetParamInfo_args *, tracer_args,
+                      const struct cuda_cuFuncGetParamInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncGetParamInfo_record)) // the slots
                         ))
 
-/* cuFuncIsLoaded: [4] state, [5] function, [3] result, [6] state_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncIsLoaded,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncIsLoaded_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncIsLoaded_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuFuncIsLoaded__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncIsLoaded_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncIsLoaded__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncIsLoaded_args *, tracer_args,
+                                             const struct cuda_cuFuncIsLoaded_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncIsLoaded_record)) // the slots
+                                               ))
 
-/* cuFuncLoad: [4] function, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncLoad,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncLoad_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncLoad_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuFuncLoad__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncLoad_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncLoad__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncLoad_args *, tracer_args,
+                                             const struct cuda_cuFuncLoad_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncLoad_record)) // the slots
+                                               ))
 
-/* cuLaunchKernel: [4] f, [5] gridDimX, [6] gridDimY, [7] gridDimZ, [8] blockDimX, [9] blockDimY,
- * [10] blockDimZ, [11] sharedMemBytes, [12] hStream, [13] kernelParams, [14] extra, [3] result,
- * [15] kernelParams_val, [16] extra_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchKernel_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLaunchKernel__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernel__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernel_args *, tracer_args,
+                                             const struct cuda_cuLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchKernel_record)) // the slots
+                                               ))
 
-/* cuLaunchKernelEx: [4] config, [5] f, [6] kernelParams, [7] extra, [3] result, [8]
- * kernelParams_val, [9] extra_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernelEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernelEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchKernelEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLaunchKernelEx__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernelEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernelEx_args *, tracer_args,
+                      const struct cuda_cuLaunchKernelEx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchKernelEx_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, config_bytes,
                                                      (const uint8_t *)tracer_args->config, size_t,
                                                      tracer_clamp((tracer_args->config ? 1 : 0) *
@@ -3835,692 +4547,826 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuLaunchCooperativeKernel: [4] f, [5] gridDimX, [6] gridDimY, [7] gridDimZ, [8] blockDimX, [9]
- * blockDimY, [10] blockDimZ, [11] sharedMemBytes, [12] hStream, [13] kernelParams, [3] result, [14]
- * kernelParams_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchCooperativeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLaunchCooperativeKernel__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct cuda_cuLaunchCooperativeKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchCooperativeKernel_record)) // the slots
                         ))
 
-/* cuLaunchCooperativeKernelMultiDevice: [4] launchParamsList, [5] numDevices, [6] flags, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernelMultiDevice_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchCooperativeKernelMultiDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernelMultiDevice_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, launchParamsList_bytes,
-                                     (const uint8_t *)tracer_args->launchParamsList, size_t,
-                                     tracer_clamp((tracer_args->launchParamsList ? 1 : 0) *
-                                                      sizeof(*tracer_args->launchParamsList),
-                                                  TRACER_MAX_BYTES)) // at exit
-        ))
+                      const struct cuda_cuLaunchCooperativeKernelMultiDevice_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchCooperativeKernelMultiDevice_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, launchParamsList_bytes,
+                            (const uint8_t *)tracer_args->launchParamsList, size_t,
+                            tracer_clamp((tracer_args->launchParamsList ? 1 : 0) *
+                                             sizeof(*tracer_args->launchParamsList),
+                                         TRACER_MAX_BYTES)) // at exit
+                        ))
 
-/* cuLaunchHostFunc: [4] hStream, [5] fn, [6] userData, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchHostFunc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchHostFunc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchHostFunc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLaunchHostFunc__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchHostFunc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchHostFunc_args *, tracer_args,
+                      const struct cuda_cuLaunchHostFunc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchHostFunc_record)) // the slots
                         ))
 
-/* cuFuncSetBlockShape: [4] hfunc, [5] x, [6] y, [7] z, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetBlockShape,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetBlockShape_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncSetBlockShape_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncSetBlockShape__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetBlockShape_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetBlockShape_args *, tracer_args,
+                      const struct cuda_cuFuncSetBlockShape_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncSetBlockShape_record)) // the slots
                         ))
 
-/* cuFuncSetSharedSize: [4] hfunc, [5] bytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncSetSharedSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncSetSharedSize__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedSize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedSize_args *, tracer_args,
+                      const struct cuda_cuFuncSetSharedSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncSetSharedSize_record)) // the slots
                         ))
 
-/* cuParamSetSize: [4] hfunc, [5] numbytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetSize_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuParamSetSize__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetSize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetSize__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetSize_args *, tracer_args,
+                                             const struct cuda_cuParamSetSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetSize_record)) // the slots
+                                               ))
 
-/* cuParamSeti: [4] hfunc, [5] offset, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSeti,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSeti_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSeti_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuParamSeti__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSeti_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSeti__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSeti_args *, tracer_args,
+                                             const struct cuda_cuParamSeti_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSeti_record)) // the slots
+                                               ))
 
-/* cuParamSetf: [4] hfunc, [5] offset, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetf,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetf_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetf_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuParamSetf__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetf_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetf__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetf_args *, tracer_args,
+                                             const struct cuda_cuParamSetf_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetf_record)) // the slots
+                                               ))
 
-/* cuParamSetv: [4] hfunc, [5] offset, [6] ptr, [7] numbytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetv_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuParamSetv__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetv__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetv_args *, tracer_args,
+                                             const struct cuda_cuParamSetv_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetv_record)) // the slots
+                                               ))
 
-/* cuLaunch: [4] f, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunch_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunch_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLaunch__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunch__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunch_args *, tracer_args,
+                                             const struct cuda_cuLaunch_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunch_record)) // the slots
+                                               ))
 
-/* cuLaunchGrid: [4] f, [5] grid_width, [6] grid_height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGrid,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGrid_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchGrid_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLaunchGrid__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGrid_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGrid__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGrid_args *, tracer_args,
+                                             const struct cuda_cuLaunchGrid_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchGrid_record)) // the slots
+                                               ))
 
-/* cuLaunchGridAsync: [4] f, [5] grid_width, [6] grid_height, [7] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGridAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGridAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLaunchGridAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLaunchGridAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGridAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGridAsync_args *, tracer_args,
+                      const struct cuda_cuLaunchGridAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLaunchGridAsync_record)) // the slots
                         ))
 
-/* cuParamSetTexRef: [4] hfunc, [5] texunit, [6] hTexRef, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetTexRef,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetTexRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuParamSetTexRef_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuParamSetTexRef__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetTexRef_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetTexRef_args *, tracer_args,
+                      const struct cuda_cuParamSetTexRef_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuParamSetTexRef_record)) // the slots
                         ))
 
-/* cuFuncSetSharedMemConfig: [4] hfunc, [5] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuFuncSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuFuncSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuFuncSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuFuncSetSharedMemConfig_record)) // the slots
                         ))
 
-/* cuGraphCreate: [4] phGraph, [5] flags, [3] result, [6] phGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphCreate_args *, tracer_args,
+                                             const struct cuda_cuGraphCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphCreate_record)) // the slots
+                                               ))
 
-/* cuGraphAddKernelNode_v2: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * nodeParams, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddKernelNode_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddKernelNode_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddKernelNode_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddKernelNode_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddKernelNode_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphAddKernelNode_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddKernelNode_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphKernelNodeGetParams_v2: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphKernelNodeGetParams_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetParams_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeGetParams_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetParams_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphKernelNodeGetParams_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeGetParams_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphKernelNodeSetParams_v2: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphKernelNodeSetParams_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetParams_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeSetParams_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetParams_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphKernelNodeSetParams_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeSetParams_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddMemcpyNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * copyParams, [9] ctx, [3] result, [10] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemcpyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemcpyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemcpyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddMemcpyNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemcpyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemcpyNode_args *, tracer_args,
+                      const struct cuda_cuGraphAddMemcpyNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemcpyNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, copyParams_bytes, (const uint8_t *)tracer_args->copyParams, size_t,
             tracer_clamp((tracer_args->copyParams ? 1 : 0) * sizeof(*tracer_args->copyParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphMemcpyNodeGetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphMemcpyNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphMemcpyNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphMemcpyNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphMemcpyNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddMemsetNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * memsetParams, [9] ctx, [3] result, [10] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemsetNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemsetNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemsetNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddMemsetNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemsetNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemsetNode_args *, tracer_args,
+                      const struct cuda_cuGraphAddMemsetNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemsetNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, memsetParams_bytes, (const uint8_t *)tracer_args->memsetParams, size_t,
             tracer_clamp((tracer_args->memsetParams ? 1 : 0) * sizeof(*tracer_args->memsetParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphMemsetNodeGetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphMemsetNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemsetNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphMemsetNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphMemsetNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphMemsetNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddHostNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * nodeParams, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddHostNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddHostNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddHostNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddHostNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddHostNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddHostNode_args *, tracer_args,
+                      const struct cuda_cuGraphAddHostNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddHostNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphHostNodeGetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphHostNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphHostNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphHostNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphHostNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphHostNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddChildGraphNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * childGraph, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddChildGraphNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddChildGraphNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddChildGraphNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddChildGraphNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddChildGraphNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphAddChildGraphNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddChildGraphNode_record)) // the slots
                         ))
 
-/* cuGraphChildGraphNodeGetGraph: [4] hNode, [5] phGraph, [3] result, [6] phGraph_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphChildGraphNodeGetGraph,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphChildGraphNodeGetGraph_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphChildGraphNodeGetGraph_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphChildGraphNodeGetGraph_record)) // the slots
                         ))
 
-/* cuGraphAddEmptyNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [3]
- * result, [8] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEmptyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEmptyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEmptyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddEmptyNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEmptyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEmptyNode_args *, tracer_args,
+                      const struct cuda_cuGraphAddEmptyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEmptyNode_record)) // the slots
                         ))
 
-/* cuGraphAddEventRecordNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies,
- * [8] event, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventRecordNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventRecordNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEventRecordNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddEventRecordNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventRecordNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphAddEventRecordNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEventRecordNode_record)) // the slots
                         ))
 
-/* cuGraphEventRecordNodeGetEvent: [4] hNode, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphEventRecordNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventRecordNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventRecordNodeGetEvent_record)) // the slots
                         ))
 
-/* cuGraphEventRecordNodeSetEvent: [4] hNode, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* cuGraphAddEventWaitNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * event, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventWaitNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventWaitNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEventWaitNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddEventWaitNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventWaitNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphAddEventWaitNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddEventWaitNode_record)) // the slots
                         ))
 
-/* cuGraphEventWaitNodeGetEvent: [4] hNode, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphEventWaitNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventWaitNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventWaitNodeGetEvent_record)) // the slots
                         ))
 
-/* cuGraphEventWaitNodeSetEvent: [4] hNode, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* cuGraphAddExternalSemaphoresSignalNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7]
- * numDependencies, [8] nodeParams, [3] result, [9] phGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresSignalNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddExternalSemaphoresSignalNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresSignalNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
-            tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cuda_cuGraphAddExternalSemaphoresSignalNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddExternalSemaphoresSignalNode_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams,
+                            size_t,
+                            tracer_clamp((tracer_args->nodeParams ? 1 : 0) *
+                                             sizeof(*tracer_args->nodeParams),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cuGraphExternalSemaphoresSignalNodeGetParams: [4] hNode, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphExternalSemaphoresSignalNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddExternalSemaphoresWaitNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7]
- * numDependencies, [8] nodeParams, [3] result, [9] phGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresWaitNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddExternalSemaphoresWaitNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresWaitNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
-            tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cuda_cuGraphAddExternalSemaphoresWaitNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddExternalSemaphoresWaitNode_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams,
+                            size_t,
+                            tracer_clamp((tracer_args->nodeParams ? 1 : 0) *
+                                             sizeof(*tracer_args->nodeParams),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cuGraphExternalSemaphoresWaitNodeGetParams: [4] hNode, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphExternalSemaphoresWaitNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddBatchMemOpNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * nodeParams, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddBatchMemOpNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddBatchMemOpNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddBatchMemOpNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddBatchMemOpNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddBatchMemOpNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphAddBatchMemOpNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddBatchMemOpNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphBatchMemOpNodeGetParams: [4] hNode, [5] nodeParams_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphBatchMemOpNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphBatchMemOpNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphBatchMemOpNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, nodeParams_out_bytes,
                                      (const uint8_t *)tracer_args->nodeParams_out, size_t,
                                      tracer_clamp((tracer_args->nodeParams_out ? 1 : 0) *
@@ -4528,225 +5374,264 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphBatchMemOpNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphBatchMemOpNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphBatchMemOpNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphBatchMemOpNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecBatchMemOpNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecBatchMemOpNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecBatchMemOpNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecBatchMemOpNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecBatchMemOpNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecBatchMemOpNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphAddMemAllocNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * nodeParams, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemAllocNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemAllocNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemAllocNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddMemAllocNode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemAllocNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphAddMemAllocNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemAllocNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphMemAllocNodeGetParams: [4] hNode, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemAllocNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphMemAllocNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemAllocNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphMemAllocNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemAllocNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphMemAllocNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphMemAllocNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphAddMemFreeNode: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] numDependencies, [8]
- * dptr, [3] result, [9] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemFreeNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemFreeNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemFreeNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddMemFreeNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemFreeNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemFreeNode_args *, tracer_args,
+                      const struct cuda_cuGraphAddMemFreeNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddMemFreeNode_record)) // the slots
                         ))
 
-/* cuGraphMemFreeNodeGetParams: [4] hNode, [5] dptr_out, [3] result, [6] dptr_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemFreeNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphMemFreeNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemFreeNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphMemFreeNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemFreeNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphMemFreeNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphMemFreeNodeGetParams_record)) // the slots
                         ))
 
-/* cuDeviceGraphMemTrim: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGraphMemTrim,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGraphMemTrim_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGraphMemTrim_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGraphMemTrim__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGraphMemTrim_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGraphMemTrim_args *, tracer_args,
+                      const struct cuda_cuDeviceGraphMemTrim_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGraphMemTrim_record)) // the slots
                         ))
 
-/* cuDeviceGetGraphMemAttribute: [4] device, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetGraphMemAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetGraphMemAttribute,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetGraphMemAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetGraphMemAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDeviceGetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetGraphMemAttribute_record)) // the slots
                         ))
 
-/* cuDeviceSetGraphMemAttribute: [4] device, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetGraphMemAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceSetGraphMemAttribute,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceSetGraphMemAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetGraphMemAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDeviceSetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceSetGraphMemAttribute_record)) // the slots
                         ))
 
-/* cuGraphClone: [4] phGraphClone, [5] originalGraph, [3] result, [6] phGraphClone_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphClone_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphClone__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphClone_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphClone__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphClone_args *, tracer_args,
+                                             const struct cuda_cuGraphClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphClone_record)) // the slots
+                                               ))
 
-/* cuGraphNodeFindInClone: [4] phNode, [5] hOriginalNode, [6] hClonedGraph, [3] result, [7]
- * phNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeFindInClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeFindInClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeFindInClone_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeFindInClone__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeFindInClone_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuGraphNodeFindInClone_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeFindInClone_record)) // the slots
                         ))
 
-/* cuGraphNodeGetType: [4] hNode, [5] type, [3] result, [6] type_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetType,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetType_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetType_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeGetType__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetType_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetType_args *, tracer_args,
+                      const struct cuda_cuGraphNodeGetType_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetType_record)) // the slots
                         ))
 
-/* cuGraphGetNodes: [4] hGraph, [5] nodes, [6] numNodes, [3] result, [7] nodes_val, [8] numNodes_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphGetNodes_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphGetNodes__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetNodes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetNodes__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetNodes_args *, tracer_args,
+                                             const struct cuda_cuGraphGetNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphGetNodes_record)) // the slots
+                                               ))
 
-/* cuGraphGetRootNodes: [4] hGraph, [5] rootNodes, [6] numRootNodes, [3] result, [7] rootNodes_val,
- * [8] numRootNodes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetRootNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetRootNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphGetRootNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphGetRootNodes__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetRootNodes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetRootNodes_args *, tracer_args,
+                      const struct cuda_cuGraphGetRootNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphGetRootNodes_record)) // the slots
                         ))
 
-/* cuGraphGetEdges_v2: [4] hGraph, [5] from, [6] to, [7] edgeData, [8] numEdges, [3] result, [9]
- * from_val, [10] to_val, [11] numEdges_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetEdges_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetEdges_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphGetEdges_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphGetEdges_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetEdges_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetEdges_v2_args *, tracer_args,
+                      const struct cuda_cuGraphGetEdges_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphGetEdges_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -4754,18 +5639,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuGraphNodeGetDependencies_v2: [4] hNode, [5] dependencies, [6] edgeData, [7] numDependencies,
- * [3] result, [8] dependencies_val, [9] numDependencies_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependencies_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphNodeGetDependencies_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependencies_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetDependencies_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependencies_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphNodeGetDependencies_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetDependencies_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -4773,18 +5660,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuGraphNodeGetDependentNodes_v2: [4] hNode, [5] dependentNodes, [6] edgeData, [7]
- * numDependentNodes, [3] result, [8] dependentNodes_val, [9] numDependentNodes_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependentNodes_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetDependentNodes_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependentNodes_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphNodeGetDependentNodes_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetDependentNodes_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -4792,18 +5681,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuGraphAddDependencies_v2: [4] hGraph, [5] from, [6] to, [7] edgeData, [8] numDependencies, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddDependencies_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddDependencies_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddDependencies_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddDependencies_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddDependencies_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuGraphAddDependencies_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphAddDependencies_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -4811,18 +5702,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuGraphRemoveDependencies_v2: [4] hGraph, [5] from, [6] to, [7] edgeData, [8] numDependencies,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRemoveDependencies_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphRemoveDependencies_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRemoveDependencies_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphRemoveDependencies_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphRemoveDependencies_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRemoveDependencies_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuGraphRemoveDependencies_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphRemoveDependencies_v2_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -4830,46 +5723,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuGraphDestroyNode: [4] hNode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphDestroyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphDestroyNode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroyNode_args *, tracer_args,
+                      const struct cuda_cuGraphDestroyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphDestroyNode_record)) // the slots
                         ))
 
-/* cuGraphInstantiateWithFlags: [4] phGraphExec, [5] hGraph, [6] flags, [3] result, [7]
- * phGraphExec_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphInstantiateWithFlags,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphInstantiateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphInstantiateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphInstantiateWithFlags_record)) // the slots
                         ))
 
-/* cuGraphInstantiateWithParams: [4] phGraphExec, [5] hGraph, [6] instantiateParams, [3] result, [7]
- * phGraphExec_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphInstantiateWithParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphInstantiateWithParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphInstantiateWithParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphInstantiateWithParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphInstantiateWithParams_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, instantiateParams_bytes,
                                      (const uint8_t *)tracer_args->instantiateParams, size_t,
                                      tracer_clamp((tracer_args->instantiateParams ? 1 : 0) *
@@ -4877,407 +5777,491 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphExecGetFlags: [4] hGraphExec, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphExecGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecGetFlags_args *, tracer_args,
+                      const struct cuda_cuGraphExecGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecGetFlags_record)) // the slots
                         ))
 
-/* cuGraphExecKernelNodeSetParams_v2: [4] hGraphExec, [5] hNode, [6] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecKernelNodeSetParams_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecKernelNodeSetParams_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecKernelNodeSetParams_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecKernelNodeSetParams_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecKernelNodeSetParams_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecMemcpyNodeSetParams: [4] hGraphExec, [5] hNode, [6] copyParams, [7] ctx, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemcpyNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, copyParams_bytes, (const uint8_t *)tracer_args->copyParams, size_t,
             tracer_clamp((tracer_args->copyParams ? 1 : 0) * sizeof(*tracer_args->copyParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecMemsetNodeSetParams: [4] hGraphExec, [5] hNode, [6] memsetParams, [7] ctx, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecMemsetNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemsetNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, memsetParams_bytes, (const uint8_t *)tracer_args->memsetParams, size_t,
             tracer_clamp((tracer_args->memsetParams ? 1 : 0) * sizeof(*tracer_args->memsetParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecHostNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecHostNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecHostNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecChildGraphNodeSetParams: [4] hGraphExec, [5] hNode, [6] childGraph, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecChildGraphNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecChildGraphNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecChildGraphNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphExecChildGraphNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecChildGraphNodeSetParams_record)) // the slots
                         ))
 
-/* cuGraphExecEventRecordNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphExecEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* cuGraphExecEventWaitNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphExecEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* cuGraphExecExternalSemaphoresSignalNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphExecExternalSemaphoresWaitNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGraphNodeSetEnabled: [4] hGraphExec, [5] hNode, [6] isEnabled, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeSetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeSetEnabled__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetEnabled_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetEnabled_args *, tracer_args,
+                      const struct cuda_cuGraphNodeSetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeSetEnabled_record)) // the slots
                         ))
 
-/* cuGraphNodeGetEnabled: [4] hGraphExec, [5] hNode, [6] isEnabled, [3] result, [7] isEnabled_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeGetEnabled__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetEnabled_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetEnabled_args *, tracer_args,
+                      const struct cuda_cuGraphNodeGetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeGetEnabled_record)) // the slots
                         ))
 
-/* cuGraphUpload: [4] hGraphExec, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphUpload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphUpload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphUpload_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphUpload__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphUpload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphUpload__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphUpload_args *, tracer_args,
+                                             const struct cuda_cuGraphUpload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphUpload_record)) // the slots
+                                               ))
 
-/* cuGraphLaunch: [4] hGraphExec, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphLaunch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphLaunch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphLaunch_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphLaunch__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphLaunch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphLaunch__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphLaunch_args *, tracer_args,
+                                             const struct cuda_cuGraphLaunch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphLaunch_record)) // the slots
+                                               ))
 
-/* cuGraphExecDestroy: [4] hGraphExec, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphExecDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecDestroy_args *, tracer_args,
+                      const struct cuda_cuGraphExecDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphExecDestroy_record)) // the slots
                         ))
 
-/* cuGraphDestroy: [4] hGraph, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGraphDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroy_args *, tracer_args,
+                                             const struct cuda_cuGraphDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphDestroy_record)) // the slots
+                                               ))
 
-/* cuGraphExecUpdate_v2: [4] hGraphExec, [5] hGraph, [6] resultInfo, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecUpdate_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecUpdate_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphExecUpdate_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecUpdate_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecUpdate_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecUpdate_v2_args *, tracer_args,
+                      const struct cuda_cuGraphExecUpdate_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecUpdate_v2_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, resultInfo_bytes, (const uint8_t *)tracer_args->resultInfo, size_t,
             tracer_clamp((tracer_args->resultInfo ? 1 : 0) * sizeof(*tracer_args->resultInfo),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphKernelNodeCopyAttributes: [4] dst, [5] src, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphKernelNodeCopyAttributes,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeCopyAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeCopyAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeCopyAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuGraphKernelNodeCopyAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeCopyAttributes_record)) // the slots
                         ))
 
-/* cuGraphKernelNodeGetAttribute: [4] hNode, [5] attr, [6] value_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphKernelNodeGetAttribute,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphKernelNodeGetAttribute_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeGetAttribute_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, value_out_bytes, (const uint8_t *)tracer_args->value_out, size_t,
             tracer_clamp((tracer_args->value_out ? 1 : 0) * sizeof(*tracer_args->value_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphKernelNodeSetAttribute: [4] hNode, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphKernelNodeSetAttribute,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphKernelNodeSetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuGraphDebugDotPrint: [4] hGraph, [5] path, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDebugDotPrint,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDebugDotPrint_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphDebugDotPrint_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphDebugDotPrint__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDebugDotPrint_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDebugDotPrint_args *, tracer_args,
+                      const struct cuda_cuGraphDebugDotPrint_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphDebugDotPrint_record)) // the slots
                         lttng_ust_field_string(path_str, tracer_args->path ? tracer_args->path
                                                                            : "") // at entry
                         ))
 
-/* cuUserObjectCreate: [4] object_out, [5] ptr, [6] destroy, [7] initialRefcount, [8] flags, [3]
- * result, [9] object_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuUserObjectCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuUserObjectCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectCreate_args *, tracer_args,
+                      const struct cuda_cuUserObjectCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuUserObjectCreate_record)) // the slots
                         ))
 
-/* cuUserObjectRetain: [4] object, [5] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRetain,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRetain_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuUserObjectRetain_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuUserObjectRetain__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRetain_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRetain_args *, tracer_args,
+                      const struct cuda_cuUserObjectRetain_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuUserObjectRetain_record)) // the slots
                         ))
 
-/* cuUserObjectRelease: [4] object, [5] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRelease,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuUserObjectRelease_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuUserObjectRelease__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRelease_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRelease_args *, tracer_args,
+                      const struct cuda_cuUserObjectRelease_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuUserObjectRelease_record)) // the slots
                         ))
 
-/* cuGraphRetainUserObject: [4] graph, [5] object, [6] count, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRetainUserObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRetainUserObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphRetainUserObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphRetainUserObject__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRetainUserObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuGraphRetainUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphRetainUserObject_record)) // the slots
                         ))
 
-/* cuGraphReleaseUserObject: [4] graph, [5] object, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphReleaseUserObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphReleaseUserObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphReleaseUserObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphReleaseUserObject__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphReleaseUserObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGraphReleaseUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphReleaseUserObject_record)) // the slots
                         ))
 
-/* cuGraphAddNode_v2: [4] phGraphNode, [5] hGraph, [6] dependencies, [7] dependencyData, [8]
- * numDependencies, [9] nodeParams, [3] result, [10] phGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddNode_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddNode_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphAddNode_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphAddNode_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddNode_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddNode_v2_args *, tracer_args,
+                      const struct cuda_cuGraphAddNode_v2_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphAddNode_v2_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
                                      (const uint8_t *)tracer_args->dependencyData, size_t,
                                      tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
@@ -5289,140 +6273,175 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphNodeSetParams__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetParams_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetParams_args *, tracer_args,
+                      const struct cuda_cuGraphNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphExecNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphExecNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphExecNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuGraphExecNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGraphExecNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGraphConditionalHandleCreate: [4] pHandle_out, [5] hGraph, [6] ctx, [7] defaultLaunchValue, [8]
- * flags, [3] result, [9] pHandle_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphConditionalHandleCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphConditionalHandleCreate,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphConditionalHandleCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphConditionalHandleCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphConditionalHandleCreate__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphConditionalHandleCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuGraphConditionalHandleCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphConditionalHandleCreate_record)) // the slots
                         ))
 
-/* cuOccupancyMaxActiveBlocksPerMultiprocessor: [4] numBlocks, [5] func, [6] blockSize, [7]
- * dynamicSMemSize, [3] result, [8] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      tracer_args,
+                      const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_record)) // the slots
                         ))
 
-/* cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: [4] numBlocks, [5] func, [6] blockSize, [7]
- * dynamicSMemSize, [8] flags, [3] result, [9] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    LTTNG_UST_TP_ARGS(
+        const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(
+        const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args,
+        const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record)) // the slots
                         ))
 
-/* cuOccupancyMaxPotentialBlockSize: [4] minGridSize, [5] blockSize, [6] func, [7]
- * blockSizeToDynamicSMemSize, [8] dynamicSMemSize, [9] blockSizeLimit, [3] result, [10]
- * minGridSize_val, [11] blockSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxPotentialBlockSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct cuda_cuOccupancyMaxPotentialBlockSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxPotentialBlockSize_record)) // the slots
                         ))
 
-/* cuOccupancyMaxPotentialBlockSizeWithFlags: [4] minGridSize, [5] blockSize, [6] func, [7]
- * blockSizeToDynamicSMemSize, [8] dynamicSMemSize, [9] blockSizeLimit, [10] flags, [3] result, [11]
- * minGridSize_val, [12] blockSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      tracer_args,
+                      const struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_record)) // the slots
                         ))
 
-/* cuOccupancyAvailableDynamicSMemPerBlock: [4] dynamicSmemSize, [5] func, [6] numBlocks, [7]
- * blockSize, [3] result, [8] dynamicSmemSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_record)) // the slots
                         ))
 
-/* cuOccupancyMaxPotentialClusterSize: [4] clusterSize, [5] func, [6] config, [3] result, [7]
- * clusterSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialClusterSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxPotentialClusterSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialClusterSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuOccupancyMaxPotentialClusterSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxPotentialClusterSize_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, config_bytes,
                                                      (const uint8_t *)tracer_args->config, size_t,
                                                      tracer_clamp((tracer_args->config ? 1 : 0) *
@@ -5430,18 +6449,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuOccupancyMaxActiveClusters: [4] numClusters, [5] func, [6] config, [3] result, [7]
- * numClusters_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveClusters,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuOccupancyMaxActiveClusters,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveClusters_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxActiveClusters_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuOccupancyMaxActiveClusters__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveClusters_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuOccupancyMaxActiveClusters_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuOccupancyMaxActiveClusters_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, config_bytes,
                                                      (const uint8_t *)tracer_args->config, size_t,
                                                      tracer_clamp((tracer_args->config ? 1 : 0) *
@@ -5449,405 +6470,489 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuTexRefSetArray: [4] hTexRef, [5] hArray, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetArray__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetArray_args *, tracer_args,
+                      const struct cuda_cuTexRefSetArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetArray_record)) // the slots
                         ))
 
-/* cuTexRefSetMipmappedArray: [4] hTexRef, [5] hMipmappedArray, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefSetMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmappedArray_record)) // the slots
                         ))
 
-/* cuTexRefSetAddress_v2: [4] ByteOffset, [5] hTexRef, [6] dptr, [7] bytes, [3] result, [8]
- * ByteOffset_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddress_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetAddress_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress_v2_args *, tracer_args,
+                      const struct cuda_cuTexRefSetAddress_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddress_v2_record)) // the slots
                         ))
 
-/* cuTexRefSetAddress2D_v3: [4] hTexRef, [5] desc, [6] dptr, [7] Pitch, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress2D_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress2D_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddress2D_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetAddress2D_v3__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress2D_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuTexRefSetAddress2D_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddress2D_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuTexRefSetFormat: [4] hTexRef, [5] fmt, [6] NumPackedComponents, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFormat,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFormat_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFormat_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetFormat__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFormat_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFormat_args *, tracer_args,
+                      const struct cuda_cuTexRefSetFormat_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFormat_record)) // the slots
                         ))
 
-/* cuTexRefSetAddressMode: [4] hTexRef, [5] dim, [6] am, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddressMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddressMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddressMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetAddressMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddressMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefSetAddressMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetAddressMode_record)) // the slots
                         ))
 
-/* cuTexRefSetFilterMode: [4] hTexRef, [5] fm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFilterMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetFilterMode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFilterMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFilterMode_args *, tracer_args,
+                      const struct cuda_cuTexRefSetFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFilterMode_record)) // the slots
                         ))
 
-/* cuTexRefSetMipmapFilterMode: [4] hTexRef, [5] fm, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTexRefSetMipmapFilterMode,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapFilterMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuTexRefSetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapFilterMode_record)) // the slots
                         ))
 
-/* cuTexRefSetMipmapLevelBias: [4] hTexRef, [5] bias, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelBias,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelBias_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapLevelBias_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelBias_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuTexRefSetMipmapLevelBias_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapLevelBias_record)) // the slots
                         ))
 
-/* cuTexRefSetMipmapLevelClamp: [4] hTexRef, [5] minMipmapLevelClamp, [6] maxMipmapLevelClamp, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTexRefSetMipmapLevelClamp,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapLevelClamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelClamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefSetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMipmapLevelClamp_record)) // the slots
                         ))
 
-/* cuTexRefSetMaxAnisotropy: [4] hTexRef, [5] maxAniso, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMaxAnisotropy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMaxAnisotropy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMaxAnisotropy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMaxAnisotropy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuTexRefSetMaxAnisotropy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetMaxAnisotropy_record)) // the slots
                         ))
 
-/* cuTexRefSetBorderColor: [4] hTexRef, [5] pBorderColor, [3] result, [6] pBorderColor_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetBorderColor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetBorderColor_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetBorderColor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetBorderColor__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetBorderColor_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefSetBorderColor_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetBorderColor_record)) // the slots
                         ))
 
-/* cuTexRefSetFlags: [4] hTexRef, [5] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefSetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFlags_args *, tracer_args,
+                      const struct cuda_cuTexRefSetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefSetFlags_record)) // the slots
                         ))
 
-/* cuTexRefGetAddress_v2: [4] pdptr, [5] hTexRef, [3] result, [6] pdptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddress_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddress_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetAddress_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetAddress_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddress_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddress_v2_args *, tracer_args,
+                      const struct cuda_cuTexRefGetAddress_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetAddress_v2_record)) // the slots
                         ))
 
-/* cuTexRefGetArray: [4] phArray, [5] hTexRef, [3] result, [6] phArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetArray__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetArray_args *, tracer_args,
+                      const struct cuda_cuTexRefGetArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetArray_record)) // the slots
                         ))
 
-/* cuTexRefGetMipmappedArray: [4] phMipmappedArray, [5] hTexRef, [3] result, [6]
- * phMipmappedArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefGetMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmappedArray_record)) // the slots
                         ))
 
-/* cuTexRefGetAddressMode: [4] pam, [5] hTexRef, [6] dim, [3] result, [7] pam_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddressMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddressMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetAddressMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetAddressMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddressMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuTexRefGetAddressMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetAddressMode_record)) // the slots
                         ))
 
-/* cuTexRefGetFilterMode: [4] pfm, [5] hTexRef, [3] result, [6] pfm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFilterMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetFilterMode__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFilterMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFilterMode_args *, tracer_args,
+                      const struct cuda_cuTexRefGetFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFilterMode_record)) // the slots
                         ))
 
-/* cuTexRefGetFormat: [4] pFormat, [5] pNumChannels, [6] hTexRef, [3] result, [7] pFormat_val, [8]
- * pNumChannels_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFormat,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFormat_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFormat_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetFormat__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFormat_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFormat_args *, tracer_args,
+                      const struct cuda_cuTexRefGetFormat_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFormat_record)) // the slots
                         ))
 
-/* cuTexRefGetMipmapFilterMode: [4] pfm, [5] hTexRef, [3] result, [6] pfm_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTexRefGetMipmapFilterMode,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapFilterMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefGetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapFilterMode_record)) // the slots
                         ))
 
-/* cuTexRefGetMipmapLevelBias: [4] pbias, [5] hTexRef, [3] result, [6] pbias_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelBias,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelBias_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapLevelBias_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelBias_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefGetMipmapLevelBias_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapLevelBias_record)) // the slots
                         ))
 
-/* cuTexRefGetMipmapLevelClamp: [4] pminMipmapLevelClamp, [5] pmaxMipmapLevelClamp, [6] hTexRef, [3]
- * result, [7] pminMipmapLevelClamp_val, [8] pmaxMipmapLevelClamp_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTexRefGetMipmapLevelClamp,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapLevelClamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelClamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuTexRefGetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMipmapLevelClamp_record)) // the slots
                         ))
 
-/* cuTexRefGetMaxAnisotropy: [4] pmaxAniso, [5] hTexRef, [3] result, [6] pmaxAniso_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMaxAnisotropy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMaxAnisotropy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMaxAnisotropy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMaxAnisotropy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefGetMaxAnisotropy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetMaxAnisotropy_record)) // the slots
                         ))
 
-/* cuTexRefGetBorderColor: [4] pBorderColor, [5] hTexRef, [3] result, [6] pBorderColor_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetBorderColor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetBorderColor_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetBorderColor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetBorderColor__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetBorderColor_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuTexRefGetBorderColor_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetBorderColor_record)) // the slots
                         ))
 
-/* cuTexRefGetFlags: [4] pFlags, [5] hTexRef, [3] result, [6] pFlags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexRefGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFlags_args *, tracer_args,
+                      const struct cuda_cuTexRefGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexRefGetFlags_record)) // the slots
                         ))
 
-/* cuTexRefCreate: [4] pTexRef, [3] result, [5] pTexRef_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuTexRefCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefCreate_args *, tracer_args,
+                                             const struct cuda_cuTexRefCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefCreate_record)) // the slots
+                                               ))
 
-/* cuTexRefDestroy: [4] hTexRef, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuTexRefDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefDestroy_args *, tracer_args,
+                                             const struct cuda_cuTexRefDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexRefDestroy_record)) // the slots
+                                               ))
 
-/* cuSurfRefSetArray: [4] hSurfRef, [5] hArray, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefSetArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefSetArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuSurfRefSetArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSurfRefSetArray__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefSetArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefSetArray_args *, tracer_args,
+                      const struct cuda_cuSurfRefSetArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfRefSetArray_record)) // the slots
                         ))
 
-/* cuSurfRefGetArray: [4] phArray, [5] hSurfRef, [3] result, [6] phArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefGetArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefGetArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuSurfRefGetArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSurfRefGetArray__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefGetArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefGetArray_args *, tracer_args,
+                      const struct cuda_cuSurfRefGetArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfRefGetArray_record)) // the slots
                         ))
 
-/* cuTexObjectCreate: [4] pTexObject, [5] pResDesc, [6] pTexDesc, [7] pResViewDesc, [3] result, [8]
- * pTexObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexObjectCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexObjectCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectCreate_args *, tracer_args,
+                      const struct cuda_cuTexObjectCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTexObjectCreate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
             tracer_clamp((tracer_args->pResDesc ? 1 : 0) * sizeof(*tracer_args->pResDesc),
@@ -5862,30 +6967,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuTexObjectDestroy: [4] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexObjectDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexObjectDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectDestroy_args *, tracer_args,
+                      const struct cuda_cuTexObjectDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexObjectDestroy_record)) // the slots
                         ))
 
-/* cuTexObjectGetResourceDesc: [4] pResDesc, [5] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexObjectGetResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuTexObjectGetResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -5893,17 +7004,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuTexObjectGetTextureDesc: [4] pTexDesc, [5] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetTextureDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetTextureDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetTextureDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexObjectGetTextureDesc__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetTextureDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuTexObjectGetTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetTextureDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pTexDesc_bytes, (const uint8_t *)tracer_args->pTexDesc, size_t,
                             tracer_clamp((tracer_args->pTexDesc ? 1 : 0) *
@@ -5911,35 +7025,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuTexObjectGetResourceViewDesc: [4] pResViewDesc, [5] texObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceViewDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTexObjectGetResourceViewDesc,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceViewDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetResourceViewDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceViewDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuTexObjectGetResourceViewDesc_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTexObjectGetResourceViewDesc_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResViewDesc_bytes, (const uint8_t *)tracer_args->pResViewDesc, size_t,
             tracer_clamp((tracer_args->pResViewDesc ? 1 : 0) * sizeof(*tracer_args->pResViewDesc),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuSurfObjectCreate: [4] pSurfObject, [5] pResDesc, [3] result, [6] pSurfObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSurfObjectCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectCreate_args *, tracer_args,
+                      const struct cuda_cuSurfObjectCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -5947,30 +7067,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cuSurfObjectDestroy: [4] surfObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSurfObjectDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectDestroy_args *, tracer_args,
+                      const struct cuda_cuSurfObjectDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectDestroy_record)) // the slots
                         ))
 
-/* cuSurfObjectGetResourceDesc: [4] pResDesc, [5] surfObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectGetResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuSurfObjectGetResourceDesc,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectGetResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectGetResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuSurfObjectGetResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectGetResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuSurfObjectGetResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuSurfObjectGetResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -5978,328 +7104,387 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuTensorMapEncodeTiled: [4] tensorMap, [5] tensorDataType, [6] tensorRank, [7] globalAddress, [8]
- * globalDim, [9] globalStrides, [10] boxDim, [11] elementStrides, [12] interleave, [13] swizzle,
- * [14] l2Promotion, [15] oobFill, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeTiled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeTiled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeTiled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTensorMapEncodeTiled__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeTiled_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuTensorMapEncodeTiled_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeTiled_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, tensorMap_bytes, (const uint8_t *)tracer_args->tensorMap, size_t,
             tracer_clamp((tracer_args->tensorMap ? 1 : 0) * sizeof(*tracer_args->tensorMap),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuTensorMapEncodeIm2col: [4] tensorMap, [5] tensorDataType, [6] tensorRank, [7] globalAddress,
- * [8] globalDim, [9] globalStrides, [10] pixelBoxLowerCorner, [11] pixelBoxUpperCorner, [12]
- * channelsPerPixel, [13] pixelsPerColumn, [14] elementStrides, [15] interleave, [16] swizzle, [17]
- * l2Promotion, [18] oobFill, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2col,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 19)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2col_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeIm2col_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTensorMapEncodeIm2col__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2col_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuTensorMapEncodeIm2col_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeIm2col_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, tensorMap_bytes, (const uint8_t *)tracer_args->tensorMap, size_t,
             tracer_clamp((tracer_args->tensorMap ? 1 : 0) * sizeof(*tracer_args->tensorMap),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuTensorMapEncodeIm2colWide: [4] tensorMap, [5] tensorDataType, [6] tensorRank, [7]
- * globalAddress, [8] globalDim, [9] globalStrides, [10] pixelBoxLowerCornerWidth, [11]
- * pixelBoxUpperCornerWidth, [12] channelsPerPixel, [13] pixelsPerColumn, [14] elementStrides, [15]
- * interleave, [16] mode, [17] swizzle, [18] l2Promotion, [19] oobFill, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2colWide,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 20)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuTensorMapEncodeIm2colWide,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2colWide_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeIm2colWide_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2colWide_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuTensorMapEncodeIm2colWide_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 20) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTensorMapEncodeIm2colWide_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, tensorMap_bytes, (const uint8_t *)tracer_args->tensorMap, size_t,
             tracer_clamp((tracer_args->tensorMap ? 1 : 0) * sizeof(*tracer_args->tensorMap),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuTensorMapReplaceAddress: [4] tensorMap, [5] globalAddress, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapReplaceAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapReplaceAddress_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuTensorMapReplaceAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuTensorMapReplaceAddress__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapReplaceAddress_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuTensorMapReplaceAddress_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuTensorMapReplaceAddress_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, tensorMap_bytes, (const uint8_t *)tracer_args->tensorMap, size_t,
             tracer_clamp((tracer_args->tensorMap ? 1 : 0) * sizeof(*tracer_args->tensorMap),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuDeviceCanAccessPeer: [4] canAccessPeer, [5] dev, [6] peerDev, [3] result, [7] canAccessPeer_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceCanAccessPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceCanAccessPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceCanAccessPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceCanAccessPeer__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceCanAccessPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceCanAccessPeer_args *, tracer_args,
+                      const struct cuda_cuDeviceCanAccessPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceCanAccessPeer_record)) // the slots
                         ))
 
-/* cuCtxEnablePeerAccess: [4] peerContext, [5] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxEnablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxEnablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxEnablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxEnablePeerAccess__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxEnablePeerAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxEnablePeerAccess_args *, tracer_args,
+                      const struct cuda_cuCtxEnablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxEnablePeerAccess_record)) // the slots
                         ))
 
-/* cuCtxDisablePeerAccess: [4] peerContext, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDisablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDisablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxDisablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxDisablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDisablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuCtxDisablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxDisablePeerAccess_record)) // the slots
                         ))
 
-/* cuDeviceGetP2PAttribute: [4] value, [5] attrib, [6] srcDevice, [7] dstDevice, [3] result, [8]
- * value_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetP2PAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetP2PAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuDeviceGetP2PAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetP2PAttribute_record)) // the slots
                         ))
 
-/* cuDeviceGetP2PAtomicCapabilities: [4] capabilities, [5] operations, [6] count, [7] srcDevice, [8]
- * dstDevice, [3] result, [9] capabilities_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAtomicCapabilities_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetP2PAtomicCapabilities_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAtomicCapabilities_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cuda_cuDeviceGetP2PAtomicCapabilities_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetP2PAtomicCapabilities_record)) // the slots
                         ))
 
-/* cuGraphicsUnregisterResource: [4] resource, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnregisterResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphicsUnregisterResource,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsUnregisterResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsUnregisterResource__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnregisterResource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsUnregisterResource_record)) // the slots
                         ))
 
-/* cuGraphicsSubResourceGetMappedArray: [4] pArray, [5] resource, [6] arrayIndex, [7] mipLevel, [3]
- * result, [8] pArray_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsSubResourceGetMappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsSubResourceGetMappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsSubResourceGetMappedArray_record)) // the slots
                         ))
 
-/* cuGraphicsResourceGetMappedMipmappedArray: [4] pMipmappedArray, [5] resource, [3] result, [6]
- * pMipmappedArray_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsResourceGetMappedMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedMipmappedArray_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      tracer_args,
+                      const struct cuda_cuGraphicsResourceGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cuda_cuGraphicsResourceGetMappedMipmappedArray_record)) // the slots
                         ))
 
-/* cuGraphicsResourceGetMappedPointer_v2: [4] pDevPtr, [5] pSize, [6] resource, [3] result, [7]
- * pDevPtr_val, [8] pSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedPointer_v2_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsResourceGetMappedPointer_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedPointer_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuGraphicsResourceGetMappedPointer_v2_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsResourceGetMappedPointer_v2_record)) // the slots
                         ))
 
-/* cuGraphicsResourceSetMapFlags_v2: [4] resource, [5] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceSetMapFlags_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsResourceSetMapFlags_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceSetMapFlags_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuGraphicsResourceSetMapFlags_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsResourceSetMapFlags_v2_record)) // the slots
                         ))
 
-/* cuGraphicsMapResources: [4] count, [5] resources, [6] hStream, [3] result, [7] resources_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsMapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsMapResources_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphicsMapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsMapResources__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsMapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuGraphicsMapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsMapResources_record)) // the slots
                         ))
 
-/* cuGraphicsUnmapResources: [4] count, [5] resources, [6] hStream, [3] result, [7] resources_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnmapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnmapResources_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGraphicsUnmapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGraphicsUnmapResources__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnmapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuGraphicsUnmapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGraphicsUnmapResources_record)) // the slots
                         ))
 
-/* cuGetProcAddress_v2: [4] symbol, [5] pfn, [6] cudaVersion, [7] flags, [8] symbolStatus, [3]
- * result, [9] pfn_val, [10] symbolStatus_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetProcAddress_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGetProcAddress_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGetProcAddress_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGetProcAddress_v2__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGetProcAddress_v2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGetProcAddress_v2_args *, tracer_args,
+                      const struct cuda_cuGetProcAddress_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGetProcAddress_v2_record)) // the slots
                         lttng_ust_field_string(symbol_str, tracer_args->symbol ? tracer_args->symbol
                                                                                : "") // at entry
                         ))
 
-/* cuCoredumpGetAttribute: [4] attrib, [5] value, [6] size, [3] result, [7] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCoredumpGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCoredumpGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuCoredumpGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpGetAttribute_record)) // the slots
                         ))
 
-/* cuCoredumpGetAttributeGlobal: [4] attrib, [5] value, [6] size, [3] result, [7] size_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttributeGlobal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCoredumpGetAttributeGlobal,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttributeGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpGetAttributeGlobal_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttributeGlobal_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuCoredumpGetAttributeGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpGetAttributeGlobal_record)) // the slots
                         ))
 
-/* cuCoredumpSetAttribute: [4] attrib, [5] value, [6] size, [3] result, [7] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCoredumpSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCoredumpSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuCoredumpSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpSetAttribute_record)) // the slots
                         ))
 
-/* cuCoredumpSetAttributeGlobal: [4] attrib, [5] value, [6] size, [3] result, [7] size_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttributeGlobal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCoredumpSetAttributeGlobal,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttributeGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpSetAttributeGlobal_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttributeGlobal_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuCoredumpSetAttributeGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCoredumpSetAttributeGlobal_record)) // the slots
                         ))
 
-/* cuGetExportTable: [4] ppExportTable, [5] pExportTableId, [3] result, [6] ppExportTable_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetExportTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGetExportTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGetExportTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGetExportTable__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGetExportTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGetExportTable_args *, tracer_args,
+                      const struct cuda_cuGetExportTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuGetExportTable_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pExportTableId_bytes,
                                      (const uint8_t *)tracer_args->pExportTableId, size_t,
                                      tracer_clamp((tracer_args->pExportTableId ? 1 : 0) *
@@ -6307,56 +7492,68 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cuGreenCtxCreate: [4] phCtx, [5] desc, [6] dev, [7] flags, [3] result, [8] phCtx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxCreate_args *, tracer_args,
+                      const struct cuda_cuGreenCtxCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxCreate_record)) // the slots
                         ))
 
-/* cuGreenCtxDestroy: [4] hCtx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxDestroy_args *, tracer_args,
+                      const struct cuda_cuGreenCtxDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxDestroy_record)) // the slots
                         ))
 
-/* cuCtxFromGreenCtx: [4] pContext, [5] hCtx, [3] result, [6] pContext_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxFromGreenCtx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxFromGreenCtx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxFromGreenCtx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxFromGreenCtx__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxFromGreenCtx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxFromGreenCtx_args *, tracer_args,
+                      const struct cuda_cuCtxFromGreenCtx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxFromGreenCtx_record)) // the slots
                         ))
 
-/* cuDeviceGetDevResource: [4] device, [5] resource, [6] type, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDevResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDevResource_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetDevResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDeviceGetDevResource__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDevResource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuDeviceGetDevResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDeviceGetDevResource_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, resource_bytes, (const uint8_t *)tracer_args->resource, size_t,
                             tracer_clamp((tracer_args->resource ? 1 : 0) *
@@ -6364,17 +7561,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuCtxGetDevResource: [4] hCtx, [5] resource, [6] type, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevResource_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCtxGetDevResource__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevResource_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevResource_args *, tracer_args,
+                      const struct cuda_cuCtxGetDevResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCtxGetDevResource_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, resource_bytes, (const uint8_t *)tracer_args->resource, size_t,
                             tracer_clamp((tracer_args->resource ? 1 : 0) *
@@ -6382,17 +7582,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuGreenCtxGetDevResource: [4] hCtx, [5] resource, [6] type, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetDevResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetDevResource_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxGetDevResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxGetDevResource__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetDevResource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuGreenCtxGetDevResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxGetDevResource_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, resource_bytes, (const uint8_t *)tracer_args->resource, size_t,
                             tracer_clamp((tracer_args->resource ? 1 : 0) *
@@ -6400,19 +7603,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuDevSmResourceSplitByCount: [4] result, [5] nbGroups, [6] input, [7] remaining, [8] useFlags,
- * [9] minCount, [3] result, [10] nbGroups_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevSmResourceSplitByCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuDevSmResourceSplitByCount,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuDevSmResourceSplitByCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuDevSmResourceSplitByCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevSmResourceSplitByCount__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevSmResourceSplitByCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuDevSmResourceSplitByCount_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuDevSmResourceSplitByCount_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, input_bytes, (const uint8_t *)tracer_args->input, size_t,
             tracer_clamp((tracer_args->input ? 1 : 0) * sizeof(*tracer_args->input),
@@ -6427,249 +7632,298 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuDevResourceGenerateDesc: [4] phDesc, [5] resources, [6] nbResources, [3] result, [7] phDesc_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevResourceGenerateDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuDevResourceGenerateDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuDevResourceGenerateDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuDevResourceGenerateDesc__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuDevResourceGenerateDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cuda_cuDevResourceGenerateDesc_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cuda_cuDevResourceGenerateDesc_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, resources_bytes, (const uint8_t *)tracer_args->resources, size_t,
             tracer_clamp((tracer_args->resources ? 1 : 0) * sizeof(*tracer_args->resources),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cuGreenCtxRecordEvent: [4] hCtx, [5] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxRecordEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxRecordEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxRecordEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxRecordEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxRecordEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxRecordEvent_args *, tracer_args,
+                      const struct cuda_cuGreenCtxRecordEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxRecordEvent_record)) // the slots
                         ))
 
-/* cuGreenCtxWaitEvent: [4] hCtx, [5] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxWaitEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxWaitEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxWaitEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxWaitEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxWaitEvent_args *, tracer_args,
+                      const struct cuda_cuGreenCtxWaitEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxWaitEvent_record)) // the slots
                         ))
 
-/* cuStreamGetGreenCtx: [4] hStream, [5] phCtx, [3] result, [6] phCtx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetGreenCtx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetGreenCtx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuStreamGetGreenCtx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuStreamGetGreenCtx__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetGreenCtx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetGreenCtx_args *, tracer_args,
+                      const struct cuda_cuStreamGetGreenCtx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuStreamGetGreenCtx_record)) // the slots
                         ))
 
-/* cuGreenCtxStreamCreate: [4] phStream, [5] greenCtx, [6] flags, [7] priority, [3] result, [8]
- * phStream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxStreamCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxStreamCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuGreenCtxStreamCreate__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxStreamCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cuda_cuGreenCtxStreamCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxStreamCreate_record)) // the slots
                         ))
 
-/* cuGreenCtxGetId: [4] greenCtx, [5] greenCtxId, [3] result, [6] greenCtxId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxGetId_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuGreenCtxGetId__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetId__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetId_args *, tracer_args,
+                                             const struct cuda_cuGreenCtxGetId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuGreenCtxGetId_record)) // the slots
+                                               ))
 
-/* cuLogsRegisterCallback: [4] callbackFunc, [5] userData, [6] callback_out, [3] result, [7]
- * callback_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsRegisterCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsRegisterCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsRegisterCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLogsRegisterCallback__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLogsRegisterCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cuda_cuLogsRegisterCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLogsRegisterCallback_record)) // the slots
                         ))
 
-/* cuLogsUnregisterCallback: [4] callback, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsUnregisterCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsUnregisterCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsUnregisterCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLogsUnregisterCallback__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuLogsUnregisterCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cuda_cuLogsUnregisterCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLogsUnregisterCallback_record)) // the slots
                         ))
 
-/* cuLogsCurrent: [4] iterator_out, [5] flags, [3] result, [6] iterator_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cuda, cuLogsCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLogsCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsCurrent_args *, tracer_args,
+                                             const struct cuda_cuLogsCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsCurrent_record)) // the slots
+                                               ))
 
-/* cuLogsDumpToFile: [4] iterator, [5] pathToFile, [6] flags, [3] result, [7] iterator_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToFile,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToFile_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsDumpToFile_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLogsDumpToFile__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToFile_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToFile_args *, tracer_args,
+                      const struct cuda_cuLogsDumpToFile_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLogsDumpToFile_record)) // the slots
                         lttng_ust_field_string(pathToFile_str, tracer_args->pathToFile
                                                                    ? tracer_args->pathToFile
                                                                    : "") // at entry
                         ))
 
-/* cuLogsDumpToMemory: [4] iterator, [5] buffer, [6] size, [7] flags, [3] result, [8] iterator_val,
- * [9] buffer_val, [10] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuLogsDumpToMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuLogsDumpToMemory__full,
-    LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToMemory_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToMemory_args *, tracer_args,
+                      const struct cuda_cuLogsDumpToMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuLogsDumpToMemory_record)) // the slots
                         ))
 
-/* cuCheckpointProcessGetRestoreThreadId: [4] pid, [5] tid, [3] result, [6] tid_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetRestoreThreadId_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessGetRestoreThreadId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetRestoreThreadId_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuCheckpointProcessGetRestoreThreadId_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessGetRestoreThreadId_record)) // the slots
                         ))
 
-/* cuCheckpointProcessGetState: [4] pid, [5] state, [3] result, [6] state_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCheckpointProcessGetState,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessGetState__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetState_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cuda_cuCheckpointProcessGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessGetState_record)) // the slots
                         ))
 
-/* cuCheckpointProcessLock: [4] pid, [5] args, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessLock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessLock_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessLock_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessLock__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessLock_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuCheckpointProcessLock_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessLock_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, args_bytes, (const uint8_t *)tracer_args->args, size_t,
                             tracer_clamp((tracer_args->args ? 1 : 0) * sizeof(*tracer_args->args),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuCheckpointProcessCheckpoint: [4] pid, [5] args, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessCheckpoint,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cuda, cuCheckpointProcessCheckpoint,
+    LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessCheckpoint_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessCheckpoint_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessCheckpoint__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessCheckpoint_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuCheckpointProcessCheckpoint_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessCheckpoint_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, args_bytes, (const uint8_t *)tracer_args->args, size_t,
                             tracer_clamp((tracer_args->args ? 1 : 0) * sizeof(*tracer_args->args),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuCheckpointProcessRestore: [4] pid, [5] args, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessRestore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessRestore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessRestore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessRestore__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessRestore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuCheckpointProcessRestore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessRestore_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, args_bytes, (const uint8_t *)tracer_args->args, size_t,
                             tracer_clamp((tracer_args->args ? 1 : 0) * sizeof(*tracer_args->args),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cuCheckpointProcessUnlock: [4] pid, [5] args, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessUnlock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessUnlock_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessUnlock_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cuda, cuCheckpointProcessUnlock__full,
     LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessUnlock_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cuda_cuCheckpointProcessUnlock_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cuda_cuCheckpointProcessUnlock_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, args_bytes, (const uint8_t *)tracer_args->args, size_t,
                             tracer_clamp((tracer_args->args ? 1 : 0) * sizeof(*tracer_args->args),

@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (cudart_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,70 +34,86 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* cudaDeviceReset: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceReset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceReset__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceReset_args *, tracer_args,
+                      const struct cudart_cudaDeviceReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceReset_record)) // the slots
                         ))
 
-/* cudaDeviceSynchronize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSynchronize__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSynchronize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct cudart_cudaDeviceSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSynchronize_record)) // the slots
                         ))
 
-/* cudaDeviceSetLimit: [4] limit, [5] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetLimit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetLimit_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSetLimit__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetLimit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetLimit_args *, tracer_args,
+                      const struct cudart_cudaDeviceSetLimit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetLimit_record)) // the slots
                         ))
 
-/* cudaDeviceGetLimit: [4] pValue, [5] limit, [3] result, [6] pValue_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetLimit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetLimit_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetLimit__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetLimit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetLimit_args *, tracer_args,
+                      const struct cudart_cudaDeviceGetLimit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetLimit_record)) // the slots
                         ))
 
-/* cudaDeviceGetTexture1DLinearMaxWidth: [4] maxWidthInElements, [5] fmtDesc, [6] device, [3]
- * result, [7] maxWidthInElements_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, fmtDesc_bytes,
                                                      (const uint8_t *)tracer_args->fmtDesc, size_t,
                                                      tracer_clamp((tracer_args->fmtDesc ? 1 : 0) *
@@ -105,86 +121,103 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaDeviceGetCacheConfig: [4] pCacheConfig, [3] result, [5] pCacheConfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceGetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetCacheConfig_record)) // the slots
                         ))
 
-/* cudaDeviceGetStreamPriorityRange: [4] leastPriority, [5] greatestPriority, [3] result, [6]
- * leastPriority_val, [7] greatestPriority_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetStreamPriorityRange,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetStreamPriorityRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetStreamPriorityRange_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaDeviceGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetStreamPriorityRange_record)) // the slots
                         ))
 
-/* cudaDeviceSetCacheConfig: [4] cacheConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDeviceSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetCacheConfig_record)) // the slots
                         ))
 
-/* cudaDeviceGetByPCIBusId: [4] device, [5] pciBusId, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetByPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetByPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetByPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetByPCIBusId__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetByPCIBusId_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceGetByPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetByPCIBusId_record)) // the slots
                         lttng_ust_field_string(pciBusId_str, tracer_args->pciBusId
                                                                  ? tracer_args->pciBusId
                                                                  : "") // at entry
                         ))
 
-/* cudaDeviceGetPCIBusId: [4] pciBusId, [5] len, [6] device, [3] result, [7] pciBusId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetPCIBusId__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetPCIBusId_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaDeviceGetPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetPCIBusId_record)) // the slots
                         ))
 
-/* cudaIpcGetEventHandle: [4] handle, [5] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaIpcGetEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaIpcGetEventHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetEventHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaIpcGetEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaIpcGetEventHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, handle_bytes,
                                                      (const uint8_t *)tracer_args->handle, size_t,
                                                      tracer_clamp((tracer_args->handle ? 1 : 0) *
@@ -192,33 +225,39 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaIpcOpenEventHandle: [4] event, [3] result, [5] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaIpcOpenEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaIpcOpenEventHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenEventHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaIpcOpenEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaIpcOpenEventHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(cudaIpcEventHandle_t)) // at entry
                         ))
 
-/* cudaIpcGetMemHandle: [4] handle, [5] devPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaIpcGetMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaIpcGetMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetMemHandle_args *, tracer_args,
+                      const struct cudart_cudaIpcGetMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaIpcGetMemHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, handle_bytes,
                                                      (const uint8_t *)tracer_args->handle, size_t,
                                                      tracer_clamp((tracer_args->handle ? 1 : 0) *
@@ -226,642 +265,788 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaIpcOpenMemHandle: [4] devPtr, [5] flags, [3] result, [6] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaIpcOpenMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaIpcOpenMemHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenMemHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaIpcOpenMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaIpcOpenMemHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(cudaIpcMemHandle_t)) // at entry
                         ))
 
-/* cudaIpcCloseMemHandle: [4] devPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcCloseMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcCloseMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaIpcCloseMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaIpcCloseMemHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcCloseMemHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaIpcCloseMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaIpcCloseMemHandle_record)) // the slots
                         ))
 
-/* cudaDeviceFlushGPUDirectRDMAWrites: [4] target, [5] scope, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_record)) // the slots
                         ))
 
-/* cudaDeviceRegisterAsyncNotification: [4] device, [5] callbackFunc, [6] userData, [7] callback,
- * [3] result, [8] callback_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceRegisterAsyncNotification,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceRegisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceRegisterAsyncNotification_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceRegisterAsyncNotification_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaDeviceRegisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceRegisterAsyncNotification_record)) // the slots
                         ))
 
-/* cudaDeviceUnregisterAsyncNotification: [4] device, [5] callback, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceUnregisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceUnregisterAsyncNotification_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceUnregisterAsyncNotification_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceUnregisterAsyncNotification_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaDeviceUnregisterAsyncNotification_record)) // the slots
                         ))
 
-/* cudaDeviceGetSharedMemConfig: [4] pConfig, [3] result, [5] pConfig_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetSharedMemConfig,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceGetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetSharedMemConfig_record)) // the slots
                         ))
 
-/* cudaDeviceSetSharedMemConfig: [4] config, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceSetSharedMemConfig,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDeviceSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetSharedMemConfig_record)) // the slots
                         ))
 
-/* cudaGetLastError: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetLastError,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetLastError_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetLastError_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetLastError__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetLastError_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetLastError_args *, tracer_args,
+                      const struct cudart_cudaGetLastError_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetLastError_record)) // the slots
                         ))
 
-/* cudaPeekAtLastError: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPeekAtLastError,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaPeekAtLastError_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaPeekAtLastError_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaPeekAtLastError__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaPeekAtLastError_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaPeekAtLastError_args *, tracer_args,
+                      const struct cudart_cudaPeekAtLastError_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaPeekAtLastError_record)) // the slots
                         ))
 
-/* cudaGetErrorName: [4] error, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetErrorName_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetErrorName__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorName_args *, tracer_args,
+                      const struct cudart_cudaGetErrorName_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetErrorName_record)) // the slots
                         ))
 
-/* cudaGetErrorString: [4] error, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorString,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorString_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetErrorString_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetErrorString__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorString_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorString_args *, tracer_args,
+                      const struct cudart_cudaGetErrorString_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetErrorString_record)) // the slots
                         ))
 
-/* cudaGetDeviceCount: [4] count, [3] result, [5] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceCount_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetDeviceCount__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceCount_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceCount_args *, tracer_args,
+                      const struct cudart_cudaGetDeviceCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceCount_record)) // the slots
                         ))
 
-/* cudaGetDeviceProperties: [4] prop, [5] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetDeviceProperties__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGetDeviceProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaDeviceGetAttribute: [4] value, [5] attr, [6] device, [3] result, [7] value_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaDeviceGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetAttribute_record)) // the slots
                         ))
 
-/* cudaDeviceGetHostAtomicCapabilities: [4] capabilities, [5] operations, [6] count, [7] device, [3]
- * result, [8] capabilities_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetHostAtomicCapabilities_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetHostAtomicCapabilities_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetHostAtomicCapabilities_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaDeviceGetHostAtomicCapabilities_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetHostAtomicCapabilities_record)) // the slots
                         ))
 
-/* cudaDeviceGetDefaultMemPool: [4] memPool, [5] device, [3] result, [6] memPool_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetDefaultMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetDefaultMemPool,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetDefaultMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetDefaultMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetDefaultMemPool_record)) // the slots
                         ))
 
-/* cudaDeviceSetMemPool: [4] device, [5] memPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSetMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceSetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetMemPool_record)) // the slots
                         ))
 
-/* cudaDeviceGetMemPool: [4] memPool, [5] device, [3] result, [6] memPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceGetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetMemPool_record)) // the slots
                         ))
 
-/* cudaDeviceGetNvSciSyncAttributes: [4] nvSciSyncAttrList, [5] device, [6] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetNvSciSyncAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetNvSciSyncAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetNvSciSyncAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceGetNvSciSyncAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetNvSciSyncAttributes_record)) // the slots
                         ))
 
-/* cudaDeviceGetP2PAttribute: [4] value, [5] attr, [6] srcDevice, [7] dstDevice, [3] result, [8]
- * value_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetP2PAttribute,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetP2PAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetP2PAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaDeviceGetP2PAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetP2PAttribute_record)) // the slots
                         ))
 
-/* cudaDeviceGetP2PAtomicCapabilities: [4] capabilities, [5] operations, [6] count, [7] srcDevice,
- * [8] dstDevice, [3] result, [9] capabilities_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAtomicCapabilities_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetP2PAtomicCapabilities_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAtomicCapabilities_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaDeviceGetP2PAtomicCapabilities_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetP2PAtomicCapabilities_record)) // the slots
                         ))
 
-/* cudaChooseDevice: [4] device, [5] prop, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaChooseDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaChooseDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaChooseDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaChooseDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaChooseDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaChooseDevice_args *, tracer_args,
+                      const struct cudart_cudaChooseDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaChooseDevice_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaInitDevice: [4] device, [5] deviceFlags, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaInitDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaInitDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaInitDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaInitDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaInitDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaInitDevice_args *, tracer_args,
+                      const struct cudart_cudaInitDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaInitDevice_record)) // the slots
                         ))
 
-/* cudaSetDevice: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaSetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaSetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDevice_args *, tracer_args,
+                                             const struct cudart_cudaSetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaSetDevice_record)) // the slots
+                                               ))
 
-/* cudaGetDevice: [4] device, [3] result, [5] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDevice_args *, tracer_args,
+                                             const struct cudart_cudaGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDevice_record)) // the slots
+                                               ))
 
-/* cudaSetValidDevices: [4] device_arr, [5] len, [3] result, [6] device_arr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetValidDevices,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaSetValidDevices_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaSetValidDevices_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaSetValidDevices__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaSetValidDevices_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaSetValidDevices_args *, tracer_args,
+                      const struct cudart_cudaSetValidDevices_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaSetValidDevices_record)) // the slots
                         ))
 
-/* cudaSetDeviceFlags: [4] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDeviceFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDeviceFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaSetDeviceFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaSetDeviceFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDeviceFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDeviceFlags_args *, tracer_args,
+                      const struct cudart_cudaSetDeviceFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaSetDeviceFlags_record)) // the slots
                         ))
 
-/* cudaGetDeviceFlags: [4] flags, [3] result, [5] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetDeviceFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceFlags_args *, tracer_args,
+                      const struct cudart_cudaGetDeviceFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDeviceFlags_record)) // the slots
                         ))
 
-/* cudaStreamCreate: [4] pStream, [3] result, [5] pStream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreate_args *, tracer_args,
+                      const struct cudart_cudaStreamCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreate_record)) // the slots
                         ))
 
-/* cudaStreamCreateWithFlags: [4] pStream, [5] flags, [3] result, [6] pStream_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaStreamCreateWithFlags,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamCreateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaStreamCreateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreateWithFlags_record)) // the slots
                         ))
 
-/* cudaStreamCreateWithPriority: [4] pStream, [5] flags, [6] priority, [3] result, [7] pStream_val
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaStreamCreateWithPriority,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreateWithPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamCreateWithPriority__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithPriority_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaStreamCreateWithPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCreateWithPriority_record)) // the slots
                         ))
 
-/* cudaStreamGetPriority: [4] hStream, [5] priority, [3] result, [6] priority_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetPriority_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetPriority__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetPriority_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaStreamGetPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetPriority_record)) // the slots
                         ))
 
-/* cudaStreamGetFlags: [4] hStream, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetFlags_args *, tracer_args,
+                      const struct cudart_cudaStreamGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetFlags_record)) // the slots
                         ))
 
-/* cudaStreamGetId: [4] hStream, [5] streamId, [3] result, [6] streamId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetId__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetId_args *, tracer_args,
+                      const struct cudart_cudaStreamGetId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetId_record)) // the slots
                         ))
 
-/* cudaStreamGetDevice: [4] hStream, [5] device, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetDevice_args *, tracer_args,
+                      const struct cudart_cudaStreamGetDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetDevice_record)) // the slots
                         ))
 
-/* cudaCtxResetPersistingL2Cache: [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCtxResetPersistingL2Cache,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaCtxResetPersistingL2Cache,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaCtxResetPersistingL2Cache_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaCtxResetPersistingL2Cache_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaCtxResetPersistingL2Cache_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct cudart_cudaCtxResetPersistingL2Cache_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaCtxResetPersistingL2Cache_record)) // the slots
                         ))
 
-/* cudaStreamCopyAttributes: [4] dst, [5] src, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCopyAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCopyAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamCopyAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamCopyAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCopyAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaStreamCopyAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamCopyAttributes_record)) // the slots
                         ))
 
-/* cudaStreamGetAttribute: [4] hStream, [5] attr, [6] value_out, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaStreamGetAttribute_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetAttribute_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, value_out_bytes, (const uint8_t *)tracer_args->value_out, size_t,
             tracer_clamp((tracer_args->value_out ? 1 : 0) * sizeof(*tracer_args->value_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaStreamSetAttribute: [4] hStream, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaStreamSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamSetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaStreamDestroy: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamDestroy_args *, tracer_args,
+                      const struct cudart_cudaStreamDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamDestroy_record)) // the slots
                         ))
 
-/* cudaStreamWaitEvent: [4] stream, [5] event, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamWaitEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamWaitEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamWaitEvent__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamWaitEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamWaitEvent_args *, tracer_args,
+                      const struct cudart_cudaStreamWaitEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamWaitEvent_record)) // the slots
                         ))
 
-/* cudaStreamAddCallback: [4] stream, [5] callback, [6] userData, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAddCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAddCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamAddCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamAddCallback__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAddCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaStreamAddCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamAddCallback_record)) // the slots
                         ))
 
-/* cudaStreamSynchronize: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamSynchronize__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSynchronize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaStreamSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamSynchronize_record)) // the slots
                         ))
 
-/* cudaStreamQuery: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamQuery_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamQuery__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamQuery_args *, tracer_args,
+                      const struct cudart_cudaStreamQuery_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamQuery_record)) // the slots
                         ))
 
-/* cudaStreamAttachMemAsync: [4] stream, [5] devPtr, [6] length, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAttachMemAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAttachMemAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamAttachMemAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamAttachMemAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAttachMemAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaStreamAttachMemAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamAttachMemAsync_record)) // the slots
                         ))
 
-/* cudaStreamBeginCapture: [4] stream, [5] mode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCapture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCapture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamBeginCapture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamBeginCapture__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCapture_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaStreamBeginCapture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamBeginCapture_record)) // the slots
                         ))
 
-/* cudaStreamBeginCaptureToGraph: [4] stream, [5] graph, [6] dependencies, [7] dependencyData, [8]
- * numDependencies, [9] mode, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCaptureToGraph,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaStreamBeginCaptureToGraph,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCaptureToGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamBeginCaptureToGraph_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCaptureToGraph_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaStreamBeginCaptureToGraph_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaStreamBeginCaptureToGraph_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
                                      (const uint8_t *)tracer_args->dependencyData, size_t,
                                      tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
@@ -869,352 +1054,427 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaThreadExchangeStreamCaptureMode: [4] mode, [3] result, [5] mode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaThreadExchangeStreamCaptureMode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaThreadExchangeStreamCaptureMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaThreadExchangeStreamCaptureMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaThreadExchangeStreamCaptureMode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaThreadExchangeStreamCaptureMode_record)) // the slots
                         ))
 
-/* cudaStreamEndCapture: [4] stream, [5] pGraph, [3] result, [6] pGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamEndCapture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamEndCapture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamEndCapture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamEndCapture__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamEndCapture_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaStreamEndCapture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamEndCapture_record)) // the slots
                         ))
 
-/* cudaStreamIsCapturing: [4] stream, [5] pCaptureStatus, [3] result, [6] pCaptureStatus_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamIsCapturing,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamIsCapturing_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamIsCapturing_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamIsCapturing__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamIsCapturing_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaStreamIsCapturing_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamIsCapturing_record)) // the slots
                         ))
 
-/* cudaStreamGetCaptureInfo: [4] stream, [5] captureStatus_out, [6] id_out, [7] graph_out, [8]
- * dependencies_out, [9] edgeData_out, [10] numDependencies_out, [3] result, [11]
- * captureStatus_out_val, [12] id_out_val, [13] graph_out_val, [14] dependencies_out_val, [15]
- * edgeData_out_val, [16] numDependencies_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetCaptureInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetCaptureInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetCaptureInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamGetCaptureInfo__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetCaptureInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct cudart_cudaStreamGetCaptureInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamGetCaptureInfo_record)) // the slots
                         ))
 
-/* cudaStreamUpdateCaptureDependencies: [4] stream, [5] dependencies, [6] dependencyData, [7]
- * numDependencies, [8] flags, [3] result, [9] dependencies_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaStreamUpdateCaptureDependencies,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamUpdateCaptureDependencies_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamUpdateCaptureDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamUpdateCaptureDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
-                                     (const uint8_t *)tracer_args->dependencyData, size_t,
-                                     tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
-                                                      sizeof(*tracer_args->dependencyData),
-                                                  TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cudart_cudaStreamUpdateCaptureDependencies_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaStreamUpdateCaptureDependencies_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, dependencyData_bytes,
+                            (const uint8_t *)tracer_args->dependencyData, size_t,
+                            tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
+                                             sizeof(*tracer_args->dependencyData),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cudaEventCreate: [4] event, [3] result, [5] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreate_args *, tracer_args,
+                      const struct cudart_cudaEventCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventCreate_record)) // the slots
                         ))
 
-/* cudaEventCreateWithFlags: [4] event, [5] flags, [3] result, [6] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreateWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventCreateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventCreateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaEventCreateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventCreateWithFlags_record)) // the slots
                         ))
 
-/* cudaEventRecord: [4] event, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecord,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecord_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventRecord_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventRecord__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecord_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecord_args *, tracer_args,
+                      const struct cudart_cudaEventRecord_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventRecord_record)) // the slots
                         ))
 
-/* cudaEventRecordWithFlags: [4] event, [5] stream, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecordWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecordWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventRecordWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventRecordWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecordWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaEventRecordWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventRecordWithFlags_record)) // the slots
                         ))
 
-/* cudaEventQuery: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventQuery_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventQuery__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventQuery_args *, tracer_args,
+                      const struct cudart_cudaEventQuery_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventQuery_record)) // the slots
                         ))
 
-/* cudaEventSynchronize: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventSynchronize__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaEventSynchronize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaEventSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventSynchronize_record)) // the slots
                         ))
 
-/* cudaEventDestroy: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaEventDestroy_args *, tracer_args,
+                      const struct cudart_cudaEventDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventDestroy_record)) // the slots
                         ))
 
-/* cudaEventElapsedTime: [4] ms, [5] start, [6] end, [3] result, [7] ms_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventElapsedTime,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaEventElapsedTime_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaEventElapsedTime_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaEventElapsedTime__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaEventElapsedTime_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaEventElapsedTime_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaEventElapsedTime_record)) // the slots
                         ))
 
-/* cudaImportExternalMemory: [4] extMem_out, [5] memHandleDesc, [3] result, [6] extMem_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaImportExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaImportExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaImportExternalMemory_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaImportExternalMemory_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, memHandleDesc_bytes, (const uint8_t *)tracer_args->memHandleDesc, size_t,
             tracer_clamp((tracer_args->memHandleDesc ? 1 : 0) * sizeof(*tracer_args->memHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaExternalMemoryGetMappedBuffer: [4] devPtr, [5] extMem, [6] bufferDesc, [3] result, [7]
- * devPtr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedBuffer_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaExternalMemoryGetMappedBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, bufferDesc_bytes, (const uint8_t *)tracer_args->bufferDesc, size_t,
-            tracer_clamp((tracer_args->bufferDesc ? 1 : 0) * sizeof(*tracer_args->bufferDesc),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cudart_cudaExternalMemoryGetMappedBuffer_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaExternalMemoryGetMappedBuffer_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, bufferDesc_bytes, (const uint8_t *)tracer_args->bufferDesc,
+                            size_t,
+                            tracer_clamp((tracer_args->bufferDesc ? 1 : 0) *
+                                             sizeof(*tracer_args->bufferDesc),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cudaExternalMemoryGetMappedMipmappedArray: [4] mipmap, [5] extMem, [6] mipmapDesc, [3] result,
- * [7] mipmap_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaExternalMemoryGetMappedMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedMipmappedArray_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaExternalMemoryGetMappedMipmappedArray_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaExternalMemoryGetMappedMipmappedArray_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, mipmapDesc_bytes, (const uint8_t *)tracer_args->mipmapDesc, size_t,
             tracer_clamp((tracer_args->mipmapDesc ? 1 : 0) * sizeof(*tracer_args->mipmapDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaDestroyExternalMemory: [4] extMem, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDestroyExternalMemory,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroyExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDestroyExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDestroyExternalMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroyExternalMemory_record)) // the slots
                         ))
 
-/* cudaImportExternalSemaphore: [4] extSem_out, [5] semHandleDesc, [3] result, [6] extSem_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaImportExternalSemaphore,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalSemaphore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaImportExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaImportExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaImportExternalSemaphore_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaImportExternalSemaphore_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, semHandleDesc_bytes, (const uint8_t *)tracer_args->semHandleDesc, size_t,
             tracer_clamp((tracer_args->semHandleDesc ? 1 : 0) * sizeof(*tracer_args->semHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaSignalExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaSignalExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaSignalExternalSemaphoresAsync_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaSignalExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaSignalExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
-            tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cudart_cudaSignalExternalSemaphoresAsync_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaSignalExternalSemaphoresAsync_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray,
+                            size_t,
+                            tracer_clamp((tracer_args->paramsArray ? 1 : 0) *
+                                             sizeof(*tracer_args->paramsArray),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cudaWaitExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaWaitExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaWaitExternalSemaphoresAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaWaitExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaWaitExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaWaitExternalSemaphoresAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaWaitExternalSemaphoresAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaDestroyExternalSemaphore: [4] extSem, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDestroyExternalSemaphore,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalSemaphore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroyExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDestroyExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDestroyExternalSemaphore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroyExternalSemaphore_record)) // the slots
                         ))
 
-/* cudaLaunchKernel: [4] func, [5] args, [6] sharedMem, [7] stream, [3] result, [8] args_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLaunchKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLaunchKernel__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernel_args *, tracer_args,
+                      const struct cudart_cudaLaunchKernel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaLaunchKernel_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, gridDim_bytes, (const uint8_t *)&tracer_args->gridDim,
                                   sizeof(dim3)) // at entry
         lttng_ust_field_array_hex(uint8_t, blockDim_bytes, (const uint8_t *)&tracer_args->blockDim,
                                   sizeof(dim3)) // at entry
         ))
 
-/* cudaLaunchKernelExC: [4] config, [5] func, [6] args, [3] result, [7] args_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernelExC,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernelExC_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLaunchKernelExC_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLaunchKernelExC__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernelExC_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernelExC_args *, tracer_args,
+                      const struct cudart_cudaLaunchKernelExC_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLaunchKernelExC_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, config_bytes,
                                                      (const uint8_t *)tracer_args->config, size_t,
                                                      tracer_clamp((tracer_args->config ? 1 : 0) *
@@ -1222,402 +1482,493 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaLaunchCooperativeKernel: [4] func, [5] args, [6] sharedMem, [7] stream, [3] result, [8]
- * args_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchCooperativeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaLaunchCooperativeKernel,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchCooperativeKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLaunchCooperativeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLaunchCooperativeKernel__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchCooperativeKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaLaunchCooperativeKernel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaLaunchCooperativeKernel_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, gridDim_bytes, (const uint8_t *)&tracer_args->gridDim,
                                   sizeof(dim3)) // at entry
         lttng_ust_field_array_hex(uint8_t, blockDim_bytes, (const uint8_t *)&tracer_args->blockDim,
                                   sizeof(dim3)) // at entry
         ))
 
-/* cudaFuncSetCacheConfig: [4] func, [5] cacheConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncSetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaFuncSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetCacheConfig_record)) // the slots
                         ))
 
-/* cudaFuncGetAttributes: [4] attr, [5] func, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaFuncGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetAttributes_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, attr_bytes, (const uint8_t *)tracer_args->attr, size_t,
                             tracer_clamp((tracer_args->attr ? 1 : 0) * sizeof(*tracer_args->attr),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaFuncSetAttribute: [4] func, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaFuncSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetAttribute_record)) // the slots
                         ))
 
-/* cudaFuncGetName: [4] name, [5] func, [3] result, [6] name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetName_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncGetName__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetName_args *, tracer_args,
+                      const struct cudart_cudaFuncGetName_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetName_record)) // the slots
                         ))
 
-/* cudaFuncGetParamInfo: [4] func, [5] paramIndex, [6] paramOffset, [7] paramSize, [3] result, [8]
- * paramOffset_val, [9] paramSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetParamInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetParamInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetParamInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncGetParamInfo__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetParamInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaFuncGetParamInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncGetParamInfo_record)) // the slots
                         ))
 
-/* cudaLaunchHostFunc: [4] stream, [5] fn, [6] userData, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchHostFunc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchHostFunc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLaunchHostFunc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLaunchHostFunc__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchHostFunc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchHostFunc_args *, tracer_args,
+                      const struct cudart_cudaLaunchHostFunc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLaunchHostFunc_record)) // the slots
                         ))
 
-/* cudaFuncSetSharedMemConfig: [4] func, [5] config, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaFuncSetSharedMemConfig,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFuncSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaFuncSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFuncSetSharedMemConfig_record)) // the slots
                         ))
 
-/* cudaOccupancyMaxActiveBlocksPerMultiprocessor: [4] numBlocks, [5] func, [6] blockSize, [7]
- * dynamicSMemSize, [3] result, [8] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      tracer_args,
+                      const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_record)) // the slots
                         ))
 
-/* cudaOccupancyAvailableDynamicSMemPerBlock: [4] dynamicSmemSize, [5] func, [6] numBlocks, [7]
- * blockSize, [3] result, [8] dynamicSmemSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      tracer_args,
+                      const struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_record)) // the slots
                         ))
 
-/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: [4] numBlocks, [5] func, [6] blockSize,
- * [7] dynamicSMemSize, [8] flags, [3] result, [9] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    LTTNG_UST_TP_ARGS(
+        const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
     LTTNG_UST_TP_ARGS(
         const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *,
-        tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        tracer_args,
+        const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record)) // the
+                                                                                          // slots
                         ))
 
-/* cudaOccupancyMaxPotentialClusterSize: [4] clusterSize, [5] func, [6] launchConfig, [3] result,
- * [7] clusterSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxPotentialClusterSize_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyMaxPotentialClusterSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxPotentialClusterSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, launchConfig_bytes, (const uint8_t *)tracer_args->launchConfig, size_t,
-            tracer_clamp((tracer_args->launchConfig ? 1 : 0) * sizeof(*tracer_args->launchConfig),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct cudart_cudaOccupancyMaxPotentialClusterSize_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyMaxPotentialClusterSize_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, launchConfig_bytes, (const uint8_t *)tracer_args->launchConfig,
+                            size_t,
+                            tracer_clamp((tracer_args->launchConfig ? 1 : 0) *
+                                             sizeof(*tracer_args->launchConfig),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cudaOccupancyMaxActiveClusters: [4] numClusters, [5] func, [6] launchConfig, [3] result, [7]
- * numClusters_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveClusters,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaOccupancyMaxActiveClusters,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveClusters_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyMaxActiveClusters_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveClusters_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaOccupancyMaxActiveClusters_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaOccupancyMaxActiveClusters_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, launchConfig_bytes, (const uint8_t *)tracer_args->launchConfig, size_t,
             tracer_clamp((tracer_args->launchConfig ? 1 : 0) * sizeof(*tracer_args->launchConfig),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaMallocManaged: [4] devPtr, [5] size, [6] flags, [3] result, [7] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocManaged,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocManaged_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocManaged__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocManaged_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocManaged_args *, tracer_args,
+                      const struct cudart_cudaMallocManaged_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocManaged_record)) // the slots
                         ))
 
-/* cudaMalloc: [4] devPtr, [5] size, [3] result, [6] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMalloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaMalloc__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc_args *, tracer_args,
+                                             const struct cudart_cudaMalloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMalloc_record)) // the slots
+                                               ))
 
-/* cudaMallocHost: [4] ptr, [5] size, [3] result, [6] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocHost_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocHost__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocHost_args *, tracer_args,
+                      const struct cudart_cudaMallocHost_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocHost_record)) // the slots
                         ))
 
-/* cudaMallocPitch: [4] devPtr, [5] pitch, [6] width, [7] height, [3] result, [8] devPtr_val, [9]
- * pitch_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocPitch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocPitch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocPitch_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocPitch__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocPitch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocPitch_args *, tracer_args,
+                      const struct cudart_cudaMallocPitch_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocPitch_record)) // the slots
                         ))
 
-/* cudaMallocArray: [4] array, [5] desc, [6] width, [7] height, [8] flags, [3] result, [9] array_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocArray_args *, tracer_args,
+                      const struct cudart_cudaMallocArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaFree: [4] devPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFree_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaFree__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFree__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFree_args *, tracer_args,
+                                             const struct cudart_cudaFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFree_record)) // the slots
+                                               ))
 
-/* cudaFreeHost: [4] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeHost_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaFreeHost__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeHost__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeHost_args *, tracer_args,
+                                             const struct cudart_cudaFreeHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeHost_record)) // the slots
+                                               ))
 
-/* cudaFreeArray: [4] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeArray_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaFreeArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeArray__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeArray_args *, tracer_args,
+                                             const struct cudart_cudaFreeArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeArray_record)) // the slots
+                                               ))
 
-/* cudaFreeMipmappedArray: [4] mipmappedArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaFreeMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaFreeMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaFreeMipmappedArray_record)) // the slots
                         ))
 
-/* cudaHostAlloc: [4] pHost, [5] size, [6] flags, [3] result, [7] pHost_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostAlloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostAlloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaHostAlloc__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostAlloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostAlloc__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostAlloc_args *, tracer_args,
+                                             const struct cudart_cudaHostAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostAlloc_record)) // the slots
+                                               ))
 
-/* cudaHostRegister: [4] ptr, [5] size, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostRegister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostRegister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostRegister_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaHostRegister__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostRegister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostRegister_args *, tracer_args,
+                      const struct cudart_cudaHostRegister_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaHostRegister_record)) // the slots
                         ))
 
-/* cudaHostUnregister: [4] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostUnregister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostUnregister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostUnregister_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaHostUnregister__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostUnregister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostUnregister_args *, tracer_args,
+                      const struct cudart_cudaHostUnregister_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaHostUnregister_record)) // the slots
                         ))
 
-/* cudaHostGetDevicePointer: [4] pDevice, [5] pHost, [6] flags, [3] result, [7] pDevice_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetDevicePointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetDevicePointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostGetDevicePointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaHostGetDevicePointer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetDevicePointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaHostGetDevicePointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaHostGetDevicePointer_record)) // the slots
                         ))
 
-/* cudaHostGetFlags: [4] pFlags, [5] pHost, [3] result, [6] pFlags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaHostGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaHostGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetFlags_args *, tracer_args,
+                      const struct cudart_cudaHostGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaHostGetFlags_record)) // the slots
                         ))
 
-/* cudaMalloc3D: [4] pitchedDevPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMalloc3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMalloc3D__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3D_args *, tracer_args,
+                      const struct cudart_cudaMalloc3D_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaMalloc3D_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, extent_bytes, (const uint8_t *)&tracer_args->extent,
                                   sizeof(struct cudaExtent)) // at entry
         lttng_ust_field_sequence_hex(
@@ -1626,17 +1977,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMalloc3DArray: [4] array, [5] desc, [6] flags, [3] result, [7] array_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3DArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3DArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMalloc3DArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMalloc3DArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3DArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3DArray_args *, tracer_args,
+                      const struct cudart_cudaMalloc3DArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMalloc3DArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -1646,18 +2000,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct cudaExtent)) // at entry
                         ))
 
-/* cudaMallocMipmappedArray: [4] mipmappedArray, [5] desc, [6] numLevels, [7] flags, [3] result, [8]
- * mipmappedArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaMallocMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocMipmappedArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -1667,112 +2023,132 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct cudaExtent)) // at entry
                         ))
 
-/* cudaGetMipmappedArrayLevel: [4] levelArray, [5] mipmappedArray, [6] level, [3] result, [7]
- * levelArray_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetMipmappedArrayLevel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetMipmappedArrayLevel,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetMipmappedArrayLevel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetMipmappedArrayLevel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetMipmappedArrayLevel__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetMipmappedArrayLevel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGetMipmappedArrayLevel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetMipmappedArrayLevel_record)) // the slots
                         ))
 
-/* cudaMemcpy3D: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy3D__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3D_args *, tracer_args,
+                      const struct cudart_cudaMemcpy3D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3D_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemcpy3DPeer: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy3DPeer__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeer_args *, tracer_args,
+                      const struct cudart_cudaMemcpy3DPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DPeer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemcpy3DAsync: [4] p, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy3DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DAsync_args *, tracer_args,
+                      const struct cudart_cudaMemcpy3DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemcpy3DPeerAsync: [4] p, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeerAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeerAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DPeerAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy3DPeerAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeerAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaMemcpy3DPeerAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DPeerAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemGetInfo: [4] free, [5] total, [3] result, [6] free_val, [7] total_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemGetInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemGetInfo__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetInfo_args *, tracer_args,
+                      const struct cudart_cudaMemGetInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemGetInfo_record)) // the slots
                         ))
 
-/* cudaArrayGetInfo: [4] desc, [5] extent, [6] flags, [7] array, [3] result, [8] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaArrayGetInfo__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetInfo_args *, tracer_args,
+                      const struct cudart_cudaArrayGetInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetInfo_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -1784,31 +2160,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaArrayGetPlane: [4] pPlaneArray, [5] hArray, [6] planeIdx, [3] result, [7] pPlaneArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetPlane,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetPlane_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetPlane_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaArrayGetPlane__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetPlane_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetPlane_args *, tracer_args,
+                      const struct cudart_cudaArrayGetPlane_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetPlane_record)) // the slots
                         ))
 
-/* cudaArrayGetMemoryRequirements: [4] memoryRequirements, [5] array, [6] device, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetMemoryRequirements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaArrayGetMemoryRequirements,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetMemoryRequirements_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetMemoryRequirements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaArrayGetMemoryRequirements__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetMemoryRequirements_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaArrayGetMemoryRequirements_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetMemoryRequirements_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, memoryRequirements_bytes,
                                      (const uint8_t *)tracer_args->memoryRequirements, size_t,
                                      tracer_clamp((tracer_args->memoryRequirements ? 1 : 0) *
@@ -1816,19 +2198,25 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMipmappedArrayGetMemoryRequirements: [4] memoryRequirements, [5] mipmap, [6] device, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetMemoryRequirements_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMipmappedArrayGetMemoryRequirements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetMemoryRequirements_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaMipmappedArrayGetMemoryRequirements_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaMipmappedArrayGetMemoryRequirements_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, memoryRequirements_bytes,
                                      (const uint8_t *)tracer_args->memoryRequirements, size_t,
                                      tracer_clamp((tracer_args->memoryRequirements ? 1 : 0) *
@@ -1836,18 +2224,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaArrayGetSparseProperties: [4] sparseProperties, [5] array, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetSparseProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaArrayGetSparseProperties,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetSparseProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetSparseProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaArrayGetSparseProperties__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetSparseProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaArrayGetSparseProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaArrayGetSparseProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, sparseProperties_bytes,
                                      (const uint8_t *)tracer_args->sparseProperties, size_t,
                                      tracer_clamp((tracer_args->sparseProperties ? 1 : 0) *
@@ -1855,18 +2246,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMipmappedArrayGetSparseProperties: [4] sparseProperties, [5] mipmap, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetSparseProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMipmappedArrayGetSparseProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetSparseProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaMipmappedArrayGetSparseProperties_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaMipmappedArrayGetSparseProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, sparseProperties_bytes,
                                      (const uint8_t *)tracer_args->sparseProperties, size_t,
                                      tracer_clamp((tracer_args->sparseProperties ? 1 : 0) *
@@ -1874,170 +2271,200 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMemcpy: [4] dst, [5] src, [6] count, [7] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaMemcpy__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy_args *, tracer_args,
+                                             const struct cudart_cudaMemcpy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy_record)) // the slots
+                                               ))
 
-/* cudaMemcpyPeer: [4] dst, [5] dstDevice, [6] src, [7] srcDevice, [8] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyPeer__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeer_args *, tracer_args,
+                      const struct cudart_cudaMemcpyPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyPeer_record)) // the slots
                         ))
 
-/* cudaMemcpy2D: [4] dst, [5] dpitch, [6] src, [7] spitch, [8] width, [9] height, [10] kind, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2D_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaMemcpy2D__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2D__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2D_args *, tracer_args,
+                                             const struct cudart_cudaMemcpy2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2D_record)) // the slots
+                                               ))
 
-/* cudaMemcpy2DToArray: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] spitch, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DToArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArray_args *, tracer_args,
+                      const struct cudart_cudaMemcpy2DToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DToArray_record)) // the slots
                         ))
 
-/* cudaMemcpy2DFromArray: [4] dst, [5] dpitch, [6] src, [7] wOffset, [8] hOffset, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DFromArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DFromArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct cudart_cudaMemcpy2DFromArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DFromArray_record)) // the slots
                         ))
 
-/* cudaMemcpy2DArrayToArray: [4] dst, [5] wOffsetDst, [6] hOffsetDst, [7] src, [8] wOffsetSrc, [9]
- * hOffsetSrc, [10] width, [11] height, [12] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DArrayToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DArrayToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DArrayToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DArrayToArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DArrayToArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaMemcpy2DArrayToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DArrayToArray_record)) // the slots
                         ))
 
-/* cudaMemcpyToSymbol: [4] symbol, [5] src, [6] count, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbol_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyToSymbol__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbol_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbol_args *, tracer_args,
+                      const struct cudart_cudaMemcpyToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToSymbol_record)) // the slots
                         ))
 
-/* cudaMemcpyFromSymbol: [4] dst, [5] symbol, [6] count, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbol_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaMemcpyFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromSymbol_record)) // the slots
                         ))
 
-/* cudaMemcpyAsync: [4] dst, [5] src, [6] count, [7] kind, [8] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyAsync_args *, tracer_args,
+                      const struct cudart_cudaMemcpyAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyAsync_record)) // the slots
                         ))
 
-/* cudaMemcpyPeerAsync: [4] dst, [5] dstDevice, [6] src, [7] srcDevice, [8] count, [9] stream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeerAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeerAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyPeerAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyPeerAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeerAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeerAsync_args *, tracer_args,
+                      const struct cudart_cudaMemcpyPeerAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyPeerAsync_record)) // the slots
                         ))
 
-/* cudaMemcpyBatchAsync: [4] dsts, [5] srcs, [6] sizes, [7] count, [8] attrs, [9] attrsIdxs, [10]
- * numAttrs, [11] stream, [3] result, [12] attrsIdxs_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyBatchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaMemcpyBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyBatchAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, attrs_bytes, (const uint8_t *)tracer_args->attrs, size_t,
                             tracer_clamp((tracer_args->attrs ? 1 : 0) * sizeof(*tracer_args->attrs),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaMemcpy3DBatchAsync: [4] numOps, [5] opList, [6] flags, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DBatchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy3DBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaMemcpy3DBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy3DBatchAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, opList_bytes,
                                                      (const uint8_t *)tracer_args->opList, size_t,
                                                      tracer_clamp((tracer_args->opList ? 1 : 0) *
@@ -2045,113 +2472,132 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaMemcpy2DAsync: [4] dst, [5] dpitch, [6] src, [7] spitch, [8] width, [9] height, [10] kind,
- * [11] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DAsync_args *, tracer_args,
+                      const struct cudart_cudaMemcpy2DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DAsync_record)) // the slots
                         ))
 
-/* cudaMemcpy2DToArrayAsync: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] spitch, [9] width, [10]
- * height, [11] kind, [12] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DToArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaMemcpy2DToArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DToArrayAsync_record)) // the slots
                         ))
 
-/* cudaMemcpy2DFromArrayAsync: [4] dst, [5] dpitch, [6] src, [7] wOffset, [8] hOffset, [9] width,
- * [10] height, [11] kind, [12] stream, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemcpy2DFromArrayAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DFromArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaMemcpy2DFromArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpy2DFromArrayAsync_record)) // the slots
                         ))
 
-/* cudaMemcpyToSymbolAsync: [4] symbol, [5] src, [6] count, [7] offset, [8] kind, [9] stream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToSymbolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyToSymbolAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbolAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaMemcpyToSymbolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToSymbolAsync_record)) // the slots
                         ))
 
-/* cudaMemcpyFromSymbolAsync: [4] dst, [5] symbol, [6] count, [7] offset, [8] kind, [9] stream, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemcpyFromSymbolAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromSymbolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbolAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaMemcpyFromSymbolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromSymbolAsync_record)) // the slots
                         ))
 
-/* cudaMemset: [4] devPtr, [5] value, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaMemset__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset_args *, tracer_args,
+                                             const struct cudart_cudaMemset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset_record)) // the slots
+                                               ))
 
-/* cudaMemset2D: [4] devPtr, [5] pitch, [6] value, [7] width, [8] height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset2D_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaMemset2D__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2D__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2D_args *, tracer_args,
+                                             const struct cudart_cudaMemset2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset2D_record)) // the slots
+                                               ))
 
-/* cudaMemset3D: [4] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemset3D__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3D_args *, tracer_args,
+                      const struct cudart_cudaMemset3D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemset3D_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
                                                   (const uint8_t *)&tracer_args->pitchedDevPtr,
                                                   sizeof(struct cudaPitchedPtr)) // at entry
@@ -2160,44 +2606,52 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct cudaExtent)) // at entry
                         ))
 
-/* cudaMemsetAsync: [4] devPtr, [5] value, [6] count, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemsetAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemsetAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemsetAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemsetAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemsetAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemsetAsync_args *, tracer_args,
+                      const struct cudart_cudaMemsetAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemsetAsync_record)) // the slots
                         ))
 
-/* cudaMemset2DAsync: [4] devPtr, [5] pitch, [6] value, [7] width, [8] height, [9] stream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset2DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemset2DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2DAsync_args *, tracer_args,
+                      const struct cudart_cudaMemset2DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemset2DAsync_record)) // the slots
                         ))
 
-/* cudaMemset3DAsync: [4] value, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemset3DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemset3DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3DAsync_args *, tracer_args,
+                      const struct cudart_cudaMemset3DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemset3DAsync_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
                                                   (const uint8_t *)&tracer_args->pitchedDevPtr,
                                                   sizeof(struct cudaPitchedPtr)) // at entry
@@ -2206,291 +2660,343 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct cudaExtent)) // at entry
                         ))
 
-/* cudaGetSymbolAddress: [4] devPtr, [5] symbol, [3] result, [6] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolAddress_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetSymbolAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetSymbolAddress__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolAddress_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGetSymbolAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetSymbolAddress_record)) // the slots
                         ))
 
-/* cudaGetSymbolSize: [4] size, [5] symbol, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetSymbolSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetSymbolSize__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolSize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolSize_args *, tracer_args,
+                      const struct cudart_cudaGetSymbolSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetSymbolSize_record)) // the slots
                         ))
 
-/* cudaMemPrefetchAsync: [4] devPtr, [5] count, [6] flags, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPrefetchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPrefetchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaMemPrefetchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPrefetchAsync_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, location_bytes,
                                                   (const uint8_t *)&tracer_args->location,
                                                   sizeof(struct cudaMemLocation)) // at entry
                         ))
 
-/* cudaMemPrefetchBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] prefetchLocs, [8]
- * prefetchLocIdxs, [9] numPrefetchLocs, [10] flags, [11] stream, [3] result, [12] dptrs_val, [13]
- * sizes_val, [14] prefetchLocIdxs_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemPrefetchBatchAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPrefetchBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPrefetchBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaMemPrefetchBatchAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaMemPrefetchBatchAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, prefetchLocs_bytes, (const uint8_t *)tracer_args->prefetchLocs, size_t,
             tracer_clamp((tracer_args->prefetchLocs ? 1 : 0) * sizeof(*tracer_args->prefetchLocs),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMemDiscardBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] flags, [8] stream, [3] result, [9]
- * dptrs_val, [10] sizes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardBatchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemDiscardBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemDiscardBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cudart_cudaMemDiscardBatchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemDiscardBatchAsync_record)) // the slots
                         ))
 
-/* cudaMemDiscardAndPrefetchBatchAsync: [4] dptrs, [5] sizes, [6] count, [7] prefetchLocs, [8]
- * prefetchLocIdxs, [9] numPrefetchLocs, [10] flags, [11] stream, [3] result, [12] dptrs_val, [13]
- * sizes_val, [14] prefetchLocIdxs_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardAndPrefetchBatchAsync_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemDiscardAndPrefetchBatchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardAndPrefetchBatchAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, prefetchLocs_bytes, (const uint8_t *)tracer_args->prefetchLocs, size_t,
-            tracer_clamp((tracer_args->prefetchLocs ? 1 : 0) * sizeof(*tracer_args->prefetchLocs),
-                         TRACER_MAX_BYTES)) // at exit
-        ))
+                      const struct cudart_cudaMemDiscardAndPrefetchBatchAsync_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemDiscardAndPrefetchBatchAsync_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, prefetchLocs_bytes, (const uint8_t *)tracer_args->prefetchLocs,
+                            size_t,
+                            tracer_clamp((tracer_args->prefetchLocs ? 1 : 0) *
+                                             sizeof(*tracer_args->prefetchLocs),
+                                         TRACER_MAX_BYTES)) // at exit
+                        ))
 
-/* cudaMemAdvise: [4] devPtr, [5] count, [6] advice, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemAdvise,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemAdvise_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemAdvise_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemAdvise__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemAdvise_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemAdvise_args *, tracer_args,
+                      const struct cudart_cudaMemAdvise_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemAdvise_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, location_bytes,
                                                   (const uint8_t *)&tracer_args->location,
                                                   sizeof(struct cudaMemLocation)) // at entry
                         ))
 
-/* cudaMemRangeGetAttribute: [4] data, [5] dataSize, [6] attribute, [7] devPtr, [8] count, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemRangeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemRangeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaMemRangeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemRangeGetAttribute_record)) // the slots
                         ))
 
-/* cudaMemRangeGetAttributes: [4] data, [5] dataSizes, [6] attributes, [7] numAttributes, [8]
- * devPtr, [9] count, [3] result, [10] data_val, [11] dataSizes_val, [12] attributes_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemRangeGetAttributes,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemRangeGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemRangeGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaMemRangeGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemRangeGetAttributes_record)) // the slots
                         ))
 
-/* cudaMemcpyToArray: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] count, [9] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyToArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArray_args *, tracer_args,
+                      const struct cudart_cudaMemcpyToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToArray_record)) // the slots
                         ))
 
-/* cudaMemcpyFromArray: [4] dst, [5] src, [6] wOffset, [7] hOffset, [8] count, [9] kind, [3] result
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyFromArray__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArray_args *, tracer_args,
+                      const struct cudart_cudaMemcpyFromArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromArray_record)) // the slots
                         ))
 
-/* cudaMemcpyArrayToArray: [4] dst, [5] wOffsetDst, [6] hOffsetDst, [7] src, [8] wOffsetSrc, [9]
- * hOffsetSrc, [10] count, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyArrayToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyArrayToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyArrayToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyArrayToArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyArrayToArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct cudart_cudaMemcpyArrayToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyArrayToArray_record)) // the slots
                         ))
 
-/* cudaMemcpyToArrayAsync: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] count, [9] kind, [10]
- * stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyToArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cudart_cudaMemcpyToArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyToArrayAsync_record)) // the slots
                         ))
 
-/* cudaMemcpyFromArrayAsync: [4] dst, [5] src, [6] wOffset, [7] hOffset, [8] count, [9] kind, [10]
- * stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemcpyFromArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cudart_cudaMemcpyFromArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemcpyFromArrayAsync_record)) // the slots
                         ))
 
-/* cudaMallocAsync: [4] devPtr, [5] size, [6] hStream, [3] result, [7] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocAsync_args *, tracer_args,
+                      const struct cudart_cudaMallocAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocAsync_record)) // the slots
                         ))
 
-/* cudaFreeAsync: [4] devPtr, [5] hStream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaFreeAsync__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeAsync_args *, tracer_args,
+                                             const struct cudart_cudaFreeAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaFreeAsync_record)) // the slots
+                                               ))
 
-/* cudaMemPoolTrimTo: [4] memPool, [5] minBytesToKeep, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolTrimTo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolTrimTo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolTrimTo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolTrimTo__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolTrimTo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolTrimTo_args *, tracer_args,
+                      const struct cudart_cudaMemPoolTrimTo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolTrimTo_record)) // the slots
                         ))
 
-/* cudaMemPoolSetAttribute: [4] memPool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaMemPoolSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolSetAttribute_record)) // the slots
                         ))
 
-/* cudaMemPoolGetAttribute: [4] memPool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaMemPoolGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolGetAttribute_record)) // the slots
                         ))
 
-/* cudaMemPoolSetAccess: [4] memPool, [5] descList, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolSetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolSetAccess__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaMemPoolSetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolSetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, descList_bytes, (const uint8_t *)tracer_args->descList, size_t,
                             tracer_clamp((tracer_args->descList ? 1 : 0) *
@@ -2498,17 +3004,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemPoolGetAccess: [4] flags, [5] memPool, [6] location, [3] result, [7] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolGetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolGetAccess__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaMemPoolGetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolGetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2516,48 +3025,57 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaMemPoolCreate: [4] memPool, [5] poolProps, [3] result, [6] memPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolCreate_args *, tracer_args,
+                      const struct cudart_cudaMemPoolCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolCreate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, poolProps_bytes, (const uint8_t *)tracer_args->poolProps, size_t,
             tracer_clamp((tracer_args->poolProps ? 1 : 0) * sizeof(*tracer_args->poolProps),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaMemPoolDestroy: [4] memPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolDestroy_args *, tracer_args,
+                      const struct cudart_cudaMemPoolDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolDestroy_record)) // the slots
                         ))
 
-/* cudaMemGetDefaultMemPool: [4] memPool, [5] location, [6] type, [3] result, [7] memPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetDefaultMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetDefaultMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemGetDefaultMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemGetDefaultMemPool__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetDefaultMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaMemGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemGetDefaultMemPool_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2565,17 +3083,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaMemGetMemPool: [4] memPool, [5] location, [6] type, [3] result, [7] memPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemGetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemGetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetMemPool_args *, tracer_args,
+                      const struct cudart_cudaMemGetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemGetMemPool_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2583,17 +3104,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaMemSetMemPool: [4] location, [5] type, [6] memPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemSetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemSetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemSetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemSetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemSetMemPool_args *, tracer_args,
+                      const struct cudart_cudaMemSetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemSetMemPool_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -2601,279 +3125,341 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaMallocFromPoolAsync: [4] ptr, [5] size, [6] memPool, [7] stream, [3] result, [8] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocFromPoolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocFromPoolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMallocFromPoolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMallocFromPoolAsync__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocFromPoolAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaMallocFromPoolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMallocFromPoolAsync_record)) // the slots
                         ))
 
-/* cudaMemPoolExportToShareableHandle: [4] shareableHandle, [5] memPool, [6] handleType, [7] flags,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportToShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemPoolExportToShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportToShareableHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolExportToShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportToShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaMemPoolExportToShareableHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolExportToShareableHandle_record)) // the slots
                         ))
 
-/* cudaMemPoolImportFromShareableHandle: [4] memPool, [5] shareableHandle, [6] handleType, [7]
- * flags, [3] result, [8] memPool_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaMemPoolImportFromShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportFromShareableHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolImportFromShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportFromShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaMemPoolImportFromShareableHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolImportFromShareableHandle_record)) // the slots
                         ))
 
-/* cudaMemPoolExportPointer: [4] exportData, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolExportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolExportPointer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaMemPoolExportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolExportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, exportData_bytes, (const uint8_t *)tracer_args->exportData, size_t,
             tracer_clamp((tracer_args->exportData ? 1 : 0) * sizeof(*tracer_args->exportData),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaMemPoolImportPointer: [4] ptr, [5] memPool, [6] exportData, [3] result, [7] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolImportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaMemPoolImportPointer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaMemPoolImportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaMemPoolImportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, exportData_bytes, (const uint8_t *)tracer_args->exportData, size_t,
             tracer_clamp((tracer_args->exportData ? 1 : 0) * sizeof(*tracer_args->exportData),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaPointerGetAttributes: [4] attributes, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPointerGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaPointerGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaPointerGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaPointerGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaPointerGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaPointerGetAttributes_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaPointerGetAttributes_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, attributes_bytes, (const uint8_t *)tracer_args->attributes, size_t,
             tracer_clamp((tracer_args->attributes ? 1 : 0) * sizeof(*tracer_args->attributes),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaDeviceCanAccessPeer: [4] canAccessPeer, [5] device, [6] peerDevice, [3] result, [7]
- * canAccessPeer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceCanAccessPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceCanAccessPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceCanAccessPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceCanAccessPeer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceCanAccessPeer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaDeviceCanAccessPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceCanAccessPeer_record)) // the slots
                         ))
 
-/* cudaDeviceEnablePeerAccess: [4] peerDevice, [5] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceEnablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceEnablePeerAccess,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceEnablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceEnablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceEnablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceEnablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDeviceEnablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceEnablePeerAccess_record)) // the slots
                         ))
 
-/* cudaDeviceDisablePeerAccess: [4] peerDevice, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceDisablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceDisablePeerAccess,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceDisablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceDisablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceDisablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceDisablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDeviceDisablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceDisablePeerAccess_record)) // the slots
                         ))
 
-/* cudaGraphicsUnregisterResource: [4] resource, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnregisterResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsUnregisterResource,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsUnregisterResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsUnregisterResource__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnregisterResource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsUnregisterResource_record)) // the slots
                         ))
 
-/* cudaGraphicsResourceSetMapFlags: [4] resource, [5] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsResourceSetMapFlags,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceSetMapFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsResourceSetMapFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceSetMapFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGraphicsResourceSetMapFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsResourceSetMapFlags_record)) // the slots
                         ))
 
-/* cudaGraphicsMapResources: [4] count, [5] resources, [6] stream, [3] result, [7] resources_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsMapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsMapResources_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsMapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsMapResources__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsMapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphicsMapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsMapResources_record)) // the slots
                         ))
 
-/* cudaGraphicsUnmapResources: [4] count, [5] resources, [6] stream, [3] result, [7] resources_val
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnmapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsUnmapResources,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnmapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsUnmapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsUnmapResources__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnmapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphicsUnmapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsUnmapResources_record)) // the slots
                         ))
 
-/* cudaGraphicsResourceGetMappedPointer: [4] devPtr, [5] size, [6] resource, [3] result, [7]
- * devPtr_val, [8] size_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedPointer_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsResourceGetMappedPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphicsResourceGetMappedPointer_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsResourceGetMappedPointer_record)) // the slots
                         ))
 
-/* cudaGraphicsSubResourceGetMappedArray: [4] array, [5] resource, [6] arrayIndex, [7] mipLevel, [3]
- * result, [8] array_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsSubResourceGetMappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsSubResourceGetMappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphicsSubResourceGetMappedArray_record)) // the slots
                         ))
 
-/* cudaGraphicsResourceGetMappedMipmappedArray: [4] mipmappedArray, [5] resource, [3] result, [6]
- * mipmappedArray_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      tracer_args,
+                      const struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_record)) // the slots
                         ))
 
-/* cudaGetChannelDesc: [4] desc, [5] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetChannelDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetChannelDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetChannelDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetChannelDesc__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetChannelDesc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetChannelDesc_args *, tracer_args,
+                      const struct cudart_cudaGetChannelDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetChannelDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaCreateChannelDesc: [4] x, [5] y, [6] z, [7] w, [8] f */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateChannelDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateChannelDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaCreateChannelDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaCreateChannelDesc__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateChannelDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaCreateChannelDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaCreateChannelDesc_record)) // the slots
                         ))
 
-/* cudaCreateTextureObject: [4] pTexObject, [5] pResDesc, [6] pTexDesc, [7] pResViewDesc, [3]
- * result, [8] pTexObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateTextureObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateTextureObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaCreateTextureObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaCreateTextureObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateTextureObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaCreateTextureObject_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaCreateTextureObject_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
             tracer_clamp((tracer_args->pResDesc ? 1 : 0) * sizeof(*tracer_args->pResDesc),
@@ -2888,30 +3474,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaDestroyTextureObject: [4] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyTextureObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyTextureObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDestroyTextureObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDestroyTextureObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyTextureObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDestroyTextureObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroyTextureObject_record)) // the slots
                         ))
 
-/* cudaGetTextureObjectResourceDesc: [4] pResDesc, [5] texObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetTextureObjectResourceDesc,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGetTextureObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -2919,17 +3511,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGetTextureObjectTextureDesc: [4] pTexDesc, [5] texObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectTextureDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetTextureObjectTextureDesc,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectTextureDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectTextureDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGetTextureObjectTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectTextureDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pTexDesc_bytes, (const uint8_t *)tracer_args->pTexDesc, size_t,
                             tracer_clamp((tracer_args->pTexDesc ? 1 : 0) *
@@ -2937,35 +3532,44 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGetTextureObjectResourceViewDesc: [4] pResViewDesc, [5] texObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceViewDesc_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectResourceViewDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceViewDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, pResViewDesc_bytes, (const uint8_t *)tracer_args->pResViewDesc, size_t,
-            tracer_clamp((tracer_args->pResViewDesc ? 1 : 0) * sizeof(*tracer_args->pResViewDesc),
-                         TRACER_MAX_BYTES)) // at exit
-        ))
+                      const struct cudart_cudaGetTextureObjectResourceViewDesc_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetTextureObjectResourceViewDesc_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, pResViewDesc_bytes, (const uint8_t *)tracer_args->pResViewDesc,
+                            size_t,
+                            tracer_clamp((tracer_args->pResViewDesc ? 1 : 0) *
+                                             sizeof(*tracer_args->pResViewDesc),
+                                         TRACER_MAX_BYTES)) // at exit
+                        ))
 
-/* cudaCreateSurfaceObject: [4] pSurfObject, [5] pResDesc, [3] result, [6] pSurfObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateSurfaceObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateSurfaceObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaCreateSurfaceObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaCreateSurfaceObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateSurfaceObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaCreateSurfaceObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaCreateSurfaceObject_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -2973,30 +3577,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaDestroySurfaceObject: [4] surfObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroySurfaceObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroySurfaceObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDestroySurfaceObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDestroySurfaceObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroySurfaceObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDestroySurfaceObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDestroySurfaceObject_record)) // the slots
                         ))
 
-/* cudaGetSurfaceObjectResourceDesc: [4] pResDesc, [5] surfObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSurfaceObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetSurfaceObjectResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSurfaceObjectResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGetSurfaceObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetSurfaceObjectResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -3004,882 +3614,1060 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaDriverGetVersion: [4] driverVersion, [3] result, [5] driverVersion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDriverGetVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDriverGetVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDriverGetVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDriverGetVersion__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDriverGetVersion_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaDriverGetVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDriverGetVersion_record)) // the slots
                         ))
 
-/* cudaRuntimeGetVersion: [4] runtimeVersion, [3] result, [5] runtimeVersion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaRuntimeGetVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaRuntimeGetVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaRuntimeGetVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaRuntimeGetVersion__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaRuntimeGetVersion_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaRuntimeGetVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaRuntimeGetVersion_record)) // the slots
                         ))
 
-/* cudaLogsRegisterCallback: [4] callbackFunc, [5] userData, [6] callback_out, [3] result, [7]
- * callback_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsRegisterCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsRegisterCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLogsRegisterCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLogsRegisterCallback__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsRegisterCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaLogsRegisterCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsRegisterCallback_record)) // the slots
                         ))
 
-/* cudaLogsUnregisterCallback: [4] callback, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsUnregisterCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaLogsUnregisterCallback,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsUnregisterCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsUnregisterCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLogsUnregisterCallback__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsUnregisterCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaLogsUnregisterCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsUnregisterCallback_record)) // the slots
                         ))
 
-/* cudaLogsCurrent: [4] iterator_out, [5] flags, [3] result, [6] iterator_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLogsCurrent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLogsCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsCurrent_args *, tracer_args,
+                      const struct cudart_cudaLogsCurrent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsCurrent_record)) // the slots
                         ))
 
-/* cudaLogsDumpToFile: [4] iterator, [5] pathToFile, [6] flags, [3] result, [7] iterator_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToFile,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToFile_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLogsDumpToFile_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLogsDumpToFile__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToFile_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToFile_args *, tracer_args,
+                      const struct cudart_cudaLogsDumpToFile_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsDumpToFile_record)) // the slots
                         lttng_ust_field_string(pathToFile_str, tracer_args->pathToFile
                                                                    ? tracer_args->pathToFile
                                                                    : "") // at entry
                         ))
 
-/* cudaLogsDumpToMemory: [4] iterator, [5] buffer, [6] size, [7] flags, [3] result, [8]
- * iterator_val, [9] buffer_val, [10] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLogsDumpToMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLogsDumpToMemory__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cudart_cudaLogsDumpToMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLogsDumpToMemory_record)) // the slots
                         ))
 
-/* cudaGraphCreate: [4] pGraph, [5] flags, [3] result, [6] pGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphCreate__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphCreate_args *, tracer_args,
+                      const struct cudart_cudaGraphCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphCreate_record)) // the slots
                         ))
 
-/* cudaGraphAddKernelNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pNodeParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddKernelNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddKernelNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddKernelNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddKernelNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddKernelNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphAddKernelNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddKernelNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphKernelNodeGetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphKernelNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphKernelNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphKernelNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphKernelNodeSetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphKernelNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphKernelNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphKernelNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphKernelNodeCopyAttributes: [4] hDst, [5] hSrc, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeCopyAttributes_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeCopyAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeCopyAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGraphKernelNodeCopyAttributes_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeCopyAttributes_record)) // the slots
                         ))
 
-/* cudaGraphKernelNodeGetAttribute: [4] hNode, [5] attr, [6] value_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphKernelNodeGetAttribute,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphKernelNodeGetAttribute_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeGetAttribute_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, value_out_bytes, (const uint8_t *)tracer_args->value_out, size_t,
             tracer_clamp((tracer_args->value_out ? 1 : 0) * sizeof(*tracer_args->value_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphKernelNodeSetAttribute: [4] hNode, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphKernelNodeSetAttribute,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphKernelNodeSetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGraphAddMemcpyNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pCopyParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemcpyNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphAddMemcpyNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pCopyParams_bytes, (const uint8_t *)tracer_args->pCopyParams, size_t,
             tracer_clamp((tracer_args->pCopyParams ? 1 : 0) * sizeof(*tracer_args->pCopyParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphAddMemcpyNodeToSymbol: [4] pGraphNode, [5] graph, [6] pDependencies, [7]
- * numDependencies, [8] symbol, [9] src, [10] count, [11] offset, [12] kind, [3] result, [13]
- * pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNodeToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeToSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct cudart_cudaGraphAddMemcpyNodeToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNodeToSymbol_record)) // the slots
                         ))
 
-/* cudaGraphAddMemcpyNodeFromSymbol: [4] pGraphNode, [5] graph, [6] pDependencies, [7]
- * numDependencies, [8] dst, [9] symbol, [10] count, [11] offset, [12] kind, [3] result, [13]
- * pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNodeFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeFromSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct cudart_cudaGraphAddMemcpyNodeFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNodeFromSymbol_record)) // the slots
                         ))
 
-/* cudaGraphAddMemcpyNode1D: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * dst, [9] src, [10] count, [11] kind, [3] result, [12] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode1D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNode1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct cudart_cudaGraphAddMemcpyNode1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemcpyNode1D_record)) // the slots
                         ))
 
-/* cudaGraphMemcpyNodeGetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemcpyNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphMemcpyNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphMemcpyNodeSetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemcpyNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphMemcpyNodeSetParamsToSymbol: [4] node, [5] symbol, [6] src, [7] count, [8] offset, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_record)) // the slots
                         ))
 
-/* cudaGraphMemcpyNodeSetParamsFromSymbol: [4] node, [5] dst, [6] symbol, [7] count, [8] offset, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      tracer_args,
+                      const struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_record)) // the slots
                         ))
 
-/* cudaGraphMemcpyNodeSetParams1D: [4] node, [5] dst, [6] src, [7] count, [8] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParams1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemcpyNodeSetParams1D_record)) // the slots
                         ))
 
-/* cudaGraphAddMemsetNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pMemsetParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemsetNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemsetNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemsetNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemsetNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemsetNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphAddMemsetNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemsetNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pMemsetParams_bytes, (const uint8_t *)tracer_args->pMemsetParams, size_t,
             tracer_clamp((tracer_args->pMemsetParams ? 1 : 0) * sizeof(*tracer_args->pMemsetParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphMemsetNodeGetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemsetNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemsetNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphMemsetNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemsetNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphMemsetNodeSetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemsetNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphAddHostNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pNodeParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddHostNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddHostNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddHostNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddHostNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddHostNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphAddHostNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddHostNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphHostNodeGetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphHostNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphHostNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphHostNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphHostNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphHostNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphHostNodeSetParams: [4] node, [5] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphHostNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphAddChildGraphNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies,
- * [8] childGraph, [3] result, [9] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddChildGraphNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddChildGraphNode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddChildGraphNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddChildGraphNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddChildGraphNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddChildGraphNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphAddChildGraphNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddChildGraphNode_record)) // the slots
                         ))
 
-/* cudaGraphChildGraphNodeGetGraph: [4] node, [5] pGraph, [3] result, [6] pGraph_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphChildGraphNodeGetGraph_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphChildGraphNodeGetGraph_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphChildGraphNodeGetGraph_record)) // the slots
                         ))
 
-/* cudaGraphAddEmptyNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [3]
- * result, [8] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEmptyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEmptyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEmptyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddEmptyNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEmptyNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphAddEmptyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEmptyNode_record)) // the slots
                         ))
 
-/* cudaGraphAddEventRecordNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies,
- * [8] event, [3] result, [9] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventRecordNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddEventRecordNode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventRecordNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEventRecordNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddEventRecordNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventRecordNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphAddEventRecordNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEventRecordNode_record)) // the slots
                         ))
 
-/* cudaGraphEventRecordNodeGetEvent: [4] node, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventRecordNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventRecordNodeGetEvent_record)) // the slots
                         ))
 
-/* cudaGraphEventRecordNodeSetEvent: [4] node, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* cudaGraphAddEventWaitNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * event, [3] result, [9] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventWaitNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddEventWaitNode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventWaitNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEventWaitNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddEventWaitNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventWaitNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphAddEventWaitNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddEventWaitNode_record)) // the slots
                         ))
 
-/* cudaGraphEventWaitNodeGetEvent: [4] node, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventWaitNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventWaitNodeGetEvent_record)) // the slots
                         ))
 
-/* cudaGraphEventWaitNodeSetEvent: [4] node, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* cudaGraphAddExternalSemaphoresSignalNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7]
- * numDependencies, [8] nodeParams, [3] result, [9] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresSignalNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddExternalSemaphoresSignalNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresSignalNode_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphAddExternalSemaphoresSignalNode_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphAddExternalSemaphoresSignalNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExternalSemaphoresSignalNodeGetParams: [4] hNode, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphExternalSemaphoresSignalNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphAddExternalSemaphoresWaitNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7]
- * numDependencies, [8] nodeParams, [3] result, [9] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresWaitNode_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddExternalSemaphoresWaitNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresWaitNode_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphAddExternalSemaphoresWaitNode_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphAddExternalSemaphoresWaitNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExternalSemaphoresWaitNodeGetParams: [4] hNode, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphExternalSemaphoresWaitNodeSetParams: [4] hNode, [5] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphAddMemAllocNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * nodeParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemAllocNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemAllocNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemAllocNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemAllocNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemAllocNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphAddMemAllocNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemAllocNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphMemAllocNodeGetParams: [4] node, [5] params_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemAllocNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemAllocNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemAllocNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemAllocNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphMemAllocNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemAllocNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, params_out_bytes, (const uint8_t *)tracer_args->params_out, size_t,
             tracer_clamp((tracer_args->params_out ? 1 : 0) * sizeof(*tracer_args->params_out),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphAddMemFreeNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * dptr, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemFreeNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemFreeNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemFreeNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddMemFreeNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemFreeNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphAddMemFreeNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddMemFreeNode_record)) // the slots
                         ))
 
-/* cudaGraphMemFreeNodeGetParams: [4] node, [5] dptr_out, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphMemFreeNodeGetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemFreeNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemFreeNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemFreeNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaGraphMemFreeNodeGetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphMemFreeNodeGetParams_record)) // the slots
                         ))
 
-/* cudaDeviceGraphMemTrim: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGraphMemTrim,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGraphMemTrim_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGraphMemTrim_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGraphMemTrim__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGraphMemTrim_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaDeviceGraphMemTrim_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGraphMemTrim_record)) // the slots
                         ))
 
-/* cudaDeviceGetGraphMemAttribute: [4] device, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceGetGraphMemAttribute,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetGraphMemAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetGraphMemAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceGetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceGetGraphMemAttribute_record)) // the slots
                         ))
 
-/* cudaDeviceSetGraphMemAttribute: [4] device, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaDeviceSetGraphMemAttribute,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetGraphMemAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetGraphMemAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaDeviceSetGraphMemAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaDeviceSetGraphMemAttribute_record)) // the slots
                         ))
 
-/* cudaGraphClone: [4] pGraphClone, [5] originalGraph, [3] result, [6] pGraphClone_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphClone_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphClone__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphClone_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphClone_args *, tracer_args,
+                      const struct cudart_cudaGraphClone_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphClone_record)) // the slots
                         ))
 
-/* cudaGraphNodeFindInClone: [4] pNode, [5] originalNode, [6] clonedGraph, [3] result, [7] pNode_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeFindInClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeFindInClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeFindInClone_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeFindInClone__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeFindInClone_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphNodeFindInClone_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeFindInClone_record)) // the slots
                         ))
 
-/* cudaGraphNodeGetType: [4] node, [5] pType, [3] result, [6] pType_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetType,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetType_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetType_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeGetType__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetType_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphNodeGetType_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetType_record)) // the slots
                         ))
 
-/* cudaGraphGetNodes: [4] graph, [5] nodes, [6] numNodes, [3] result, [7] nodes_val, [8]
- * numNodes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphGetNodes__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetNodes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetNodes_args *, tracer_args,
+                      const struct cudart_cudaGraphGetNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetNodes_record)) // the slots
                         ))
 
-/* cudaGraphGetRootNodes: [4] graph, [5] pRootNodes, [6] pNumRootNodes, [3] result, [7]
- * pRootNodes_val, [8] pNumRootNodes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetRootNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetRootNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetRootNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphGetRootNodes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetRootNodes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphGetRootNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetRootNodes_record)) // the slots
                         ))
 
-/* cudaGraphGetEdges: [4] graph, [5] from, [6] to, [7] edgeData, [8] numEdges, [3] result, [9]
- * from_val, [10] to_val, [11] numEdges_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetEdges,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetEdges_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetEdges_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphGetEdges__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetEdges_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetEdges_args *, tracer_args,
+                      const struct cudart_cudaGraphGetEdges_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphGetEdges_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -3887,18 +4675,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGraphNodeGetDependencies: [4] node, [5] pDependencies, [6] edgeData, [7] pNumDependencies,
- * [3] result, [8] pDependencies_val, [9] pNumDependencies_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphNodeGetDependencies,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeGetDependencies__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphNodeGetDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetDependencies_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -3906,18 +4696,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGraphNodeGetDependentNodes: [4] node, [5] pDependentNodes, [6] edgeData, [7]
- * pNumDependentNodes, [3] result, [8] pDependentNodes_val, [9] pNumDependentNodes_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependentNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphNodeGetDependentNodes,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependentNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetDependentNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependentNodes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphNodeGetDependentNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetDependentNodes_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -3925,18 +4717,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* cudaGraphAddDependencies: [4] graph, [5] from, [6] to, [7] edgeData, [8] numDependencies, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddDependencies_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddDependencies__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphAddDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddDependencies_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -3944,18 +4738,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaGraphRemoveDependencies: [4] graph, [5] from, [6] to, [7] edgeData, [8] numDependencies, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRemoveDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphRemoveDependencies,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRemoveDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphRemoveDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphRemoveDependencies__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRemoveDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphRemoveDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphRemoveDependencies_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, edgeData_bytes, (const uint8_t *)tracer_args->edgeData, size_t,
                             tracer_clamp((tracer_args->edgeData ? 1 : 0) *
@@ -3963,59 +4759,69 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* cudaGraphDestroyNode: [4] node, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphDestroyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphDestroyNode__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroyNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaGraphDestroyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphDestroyNode_record)) // the slots
                         ))
 
-/* cudaGraphInstantiate: [4] pGraphExec, [5] graph, [6] flags, [3] result, [7] pGraphExec_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphInstantiate__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphInstantiate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiate_record)) // the slots
                         ))
 
-/* cudaGraphInstantiateWithFlags: [4] pGraphExec, [5] graph, [6] flags, [3] result, [7]
- * pGraphExec_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphInstantiateWithFlags,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphInstantiateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiateWithFlags_record)) // the slots
                         ))
 
-/* cudaGraphInstantiateWithParams: [4] pGraphExec, [5] graph, [6] instantiateParams, [3] result, [7]
- * pGraphExec_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphInstantiateWithParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiateWithParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphInstantiateWithParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphInstantiateWithParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphInstantiateWithParams_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, instantiateParams_bytes,
                                      (const uint8_t *)tracer_args->instantiateParams, size_t,
                                      tracer_clamp((tracer_args->instantiateParams ? 1 : 0) *
@@ -4023,401 +4829,502 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphExecGetFlags: [4] graphExec, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecGetFlags__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecGetFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphExecGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecGetFlags_record)) // the slots
                         ))
 
-/* cudaGraphExecKernelNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecKernelNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecKernelNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecKernelNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecKernelNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphExecKernelNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecKernelNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExecMemcpyNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphExecMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExecMemcpyNodeSetParamsToSymbol: [4] hGraphExec, [5] node, [6] symbol, [7] src, [8]
- * count, [9] offset, [10] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      tracer_args,
+                      const struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_record)) // the slots
                         ))
 
-/* cudaGraphExecMemcpyNodeSetParamsFromSymbol: [4] hGraphExec, [5] node, [6] dst, [7] symbol, [8]
- * count, [9] offset, [10] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      tracer_args,
+                      const struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_record)) // the slots
                         ))
 
-/* cudaGraphExecMemcpyNodeSetParams1D: [4] hGraphExec, [5] node, [6] dst, [7] src, [8] count, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams1D_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParams1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGraphExecMemcpyNodeSetParams1D_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemcpyNodeSetParams1D_record)) // the slots
                         ))
 
-/* cudaGraphExecMemsetNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemsetNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphExecMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExecHostNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecHostNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecHostNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphExecHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphExecChildGraphNodeSetParams: [4] hGraphExec, [5] node, [6] childGraph, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecChildGraphNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecChildGraphNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecChildGraphNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphExecChildGraphNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecChildGraphNodeSetParams_record)) // the slots
                         ))
 
-/* cudaGraphExecEventRecordNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventRecordNodeSetEvent_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphExecEventRecordNodeSetEvent_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* cudaGraphExecEventWaitNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventWaitNodeSetEvent_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphExecEventWaitNodeSetEvent_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* cudaGraphExecExternalSemaphoresSignalNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+    LTTNG_UST_TP_ARGS(
+        const struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-        lttng_ust_field_sequence_hex(
-            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
-            tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
-                         TRACER_MAX_BYTES)) // at entry
-        ))
+    LTTNG_UST_TP_ARGS(
+        const struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_args *, tracer_args,
+        const struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams,
+                            size_t,
+                            tracer_clamp((tracer_args->nodeParams ? 1 : 0) *
+                                             sizeof(*tracer_args->nodeParams),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* cudaGraphExecExternalSemaphoresWaitNodeSetParams: [4] hGraphExec, [5] hNode, [6] nodeParams, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGraphNodeSetEnabled: [4] hGraphExec, [5] hNode, [6] isEnabled, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeSetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeSetEnabled__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetEnabled_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphNodeSetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeSetEnabled_record)) // the slots
                         ))
 
-/* cudaGraphNodeGetEnabled: [4] hGraphExec, [5] hNode, [6] isEnabled, [3] result, [7] isEnabled_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeGetEnabled__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetEnabled_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphNodeGetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeGetEnabled_record)) // the slots
                         ))
 
-/* cudaGraphExecUpdate: [4] hGraphExec, [5] hGraph, [6] resultInfo, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecUpdate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecUpdate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecUpdate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecUpdate__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecUpdate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecUpdate_args *, tracer_args,
+                      const struct cudart_cudaGraphExecUpdate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecUpdate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, resultInfo_bytes, (const uint8_t *)tracer_args->resultInfo, size_t,
             tracer_clamp((tracer_args->resultInfo ? 1 : 0) * sizeof(*tracer_args->resultInfo),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphUpload: [4] graphExec, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphUpload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphUpload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphUpload_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphUpload__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphUpload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphUpload_args *, tracer_args,
+                      const struct cudart_cudaGraphUpload_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphUpload_record)) // the slots
                         ))
 
-/* cudaGraphLaunch: [4] graphExec, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphLaunch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphLaunch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphLaunch_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphLaunch__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphLaunch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphLaunch_args *, tracer_args,
+                      const struct cudart_cudaGraphLaunch_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphLaunch_record)) // the slots
                         ))
 
-/* cudaGraphExecDestroy: [4] graphExec, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecDestroy__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecDestroy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct cudart_cudaGraphExecDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecDestroy_record)) // the slots
                         ))
 
-/* cudaGraphDestroy: [4] graph, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroy_args *, tracer_args,
+                      const struct cudart_cudaGraphDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphDestroy_record)) // the slots
                         ))
 
-/* cudaGraphDebugDotPrint: [4] graph, [5] path, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDebugDotPrint,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDebugDotPrint_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphDebugDotPrint_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphDebugDotPrint__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDebugDotPrint_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphDebugDotPrint_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphDebugDotPrint_record)) // the slots
                         lttng_ust_field_string(path_str, tracer_args->path ? tracer_args->path
                                                                            : "") // at entry
                         ))
 
-/* cudaUserObjectCreate: [4] object_out, [5] ptr, [6] destroy, [7] initialRefcount, [8] flags, [3]
- * result, [9] object_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaUserObjectCreate__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaUserObjectCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectCreate_record)) // the slots
                         ))
 
-/* cudaUserObjectRetain: [4] object, [5] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRetain,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRetain_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectRetain_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaUserObjectRetain__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRetain_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaUserObjectRetain_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectRetain_record)) // the slots
                         ))
 
-/* cudaUserObjectRelease: [4] object, [5] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRelease,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectRelease_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaUserObjectRelease__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRelease_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct cudart_cudaUserObjectRelease_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaUserObjectRelease_record)) // the slots
                         ))
 
-/* cudaGraphRetainUserObject: [4] graph, [5] object, [6] count, [7] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRetainUserObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphRetainUserObject,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRetainUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphRetainUserObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphRetainUserObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRetainUserObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaGraphRetainUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphRetainUserObject_record)) // the slots
                         ))
 
-/* cudaGraphReleaseUserObject: [4] graph, [5] object, [6] count, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphReleaseUserObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphReleaseUserObject,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphReleaseUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphReleaseUserObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphReleaseUserObject__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphReleaseUserObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaGraphReleaseUserObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphReleaseUserObject_record)) // the slots
                         ))
 
-/* cudaGraphAddNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] dependencyData, [8]
- * numDependencies, [9] nodeParams, [3] result, [10] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphAddNode__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddNode_args *, tracer_args,
+                      const struct cudart_cudaGraphAddNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphAddNode_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, dependencyData_bytes,
                                      (const uint8_t *)tracer_args->dependencyData, size_t,
                                      tracer_clamp((tracer_args->dependencyData ? 1 : 0) *
@@ -4429,249 +5336,286 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphNodeSetParams: [4] node, [5] nodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphExecNodeSetParams: [4] graphExec, [5] node, [6] nodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphExecNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphExecNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct cudart_cudaGraphExecNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGraphExecNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, nodeParams_bytes, (const uint8_t *)tracer_args->nodeParams, size_t,
             tracer_clamp((tracer_args->nodeParams ? 1 : 0) * sizeof(*tracer_args->nodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* cudaGraphConditionalHandleCreate: [4] pHandle_out, [5] graph, [6] defaultLaunchValue, [7] flags,
- * [3] result, [8] pHandle_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphConditionalHandleCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGraphConditionalHandleCreate,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphConditionalHandleCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphConditionalHandleCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGraphConditionalHandleCreate__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphConditionalHandleCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct cudart_cudaGraphConditionalHandleCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGraphConditionalHandleCreate_record)) // the slots
                         ))
 
-/* cudaGetDriverEntryPoint: [4] symbol, [5] funcPtr, [6] flags, [7] driverStatus, [3] result, [8]
- * funcPtr_val, [9] driverStatus_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPoint,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPoint_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetDriverEntryPoint_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetDriverEntryPoint__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPoint_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaGetDriverEntryPoint_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDriverEntryPoint_record)) // the slots
                         lttng_ust_field_string(symbol_str, tracer_args->symbol ? tracer_args->symbol
                                                                                : "") // at entry
                         ))
 
-/* cudaGetDriverEntryPointByVersion: [4] symbol, [5] funcPtr, [6] cudaVersion, [7] flags, [8]
- * driverStatus, [3] result, [9] funcPtr_val, [10] driverStatus_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPointByVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaGetDriverEntryPointByVersion,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPointByVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDriverEntryPointByVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPointByVersion_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct cudart_cudaGetDriverEntryPointByVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetDriverEntryPointByVersion_record)) // the slots
                         lttng_ust_field_string(symbol_str, tracer_args->symbol ? tracer_args->symbol
                                                                                : "") // at entry
                         ))
 
-/* cudaLibraryLoadData: [4] library, [5] code, [6] jitOptions, [7] jitOptionsValues, [8]
- * numJitOptions, [9] libraryOptions, [10] libraryOptionValues, [11] numLibraryOptions, [3] result,
- * [12] library_val, [13] jitOptions_val, [14] jitOptionsValues_val, [15] libraryOptions_val, [16]
- * libraryOptionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryLoadData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryLoadData__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadData_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadData_args *, tracer_args,
+                      const struct cudart_cudaLibraryLoadData_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryLoadData_record)) // the slots
                         ))
 
-/* cudaLibraryLoadFromFile: [4] library, [5] fileName, [6] jitOptions, [7] jitOptionsValues, [8]
- * numJitOptions, [9] libraryOptions, [10] libraryOptionValues, [11] numLibraryOptions, [3] result,
- * [12] library_val, [13] jitOptions_val, [14] jitOptionsValues_val, [15] libraryOptions_val, [16]
- * libraryOptionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadFromFile,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadFromFile_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryLoadFromFile_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryLoadFromFile__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadFromFile_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct cudart_cudaLibraryLoadFromFile_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryLoadFromFile_record)) // the slots
                         lttng_ust_field_string(fileName_str, tracer_args->fileName
                                                                  ? tracer_args->fileName
                                                                  : "") // at entry
                         ))
 
-/* cudaLibraryUnload: [4] library, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryUnload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryUnload_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryUnload__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryUnload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryUnload_args *, tracer_args,
+                      const struct cudart_cudaLibraryUnload_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryUnload_record)) // the slots
                         ))
 
-/* cudaLibraryGetKernel: [4] pKernel, [5] library, [6] name, [3] result, [7] pKernel_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryGetKernel__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaLibraryGetKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetKernel_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cudaLibraryGetGlobal: [4] dptr, [5] bytes, [6] library, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetGlobal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetGlobal_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetGlobal_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryGetGlobal__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetGlobal_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaLibraryGetGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetGlobal_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cudaLibraryGetManaged: [4] dptr, [5] bytes, [6] library, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetManaged,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetManaged_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryGetManaged__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetManaged_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct cudart_cudaLibraryGetManaged_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetManaged_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* cudaLibraryGetUnifiedFunction: [4] fptr, [5] library, [6] symbol, [3] result, [7] fptr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetUnifiedFunction,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaLibraryGetUnifiedFunction,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetUnifiedFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetUnifiedFunction_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetUnifiedFunction_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaLibraryGetUnifiedFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetUnifiedFunction_record)) // the slots
                         lttng_ust_field_string(symbol_str, tracer_args->symbol ? tracer_args->symbol
                                                                                : "") // at entry
                         ))
 
-/* cudaLibraryGetKernelCount: [4] count, [5] lib, [3] result, [6] count_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernelCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaLibraryGetKernelCount,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernelCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetKernelCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryGetKernelCount__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernelCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct cudart_cudaLibraryGetKernelCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryGetKernelCount_record)) // the slots
                         ))
 
-/* cudaLibraryEnumerateKernels: [4] kernels, [5] numKernels, [6] lib, [3] result, [7] kernels_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryEnumerateKernels,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaLibraryEnumerateKernels,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryEnumerateKernels_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryEnumerateKernels_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaLibraryEnumerateKernels__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryEnumerateKernels_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaLibraryEnumerateKernels_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaLibraryEnumerateKernels_record)) // the slots
                         ))
 
-/* cudaKernelSetAttributeForDevice: [4] kernel, [5] attr, [6] value, [7] device, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaKernelSetAttributeForDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_cudart, cudaKernelSetAttributeForDevice,
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaKernelSetAttributeForDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaKernelSetAttributeForDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaKernelSetAttributeForDevice__full,
     LTTNG_UST_TP_ARGS(const struct cudart_cudaKernelSetAttributeForDevice_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct cudart_cudaKernelSetAttributeForDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaKernelSetAttributeForDevice_record)) // the slots
                         ))
 
-/* cudaGetExportTable: [4] ppExportTable, [5] pExportTableId, [3] result, [6] ppExportTable_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetExportTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetExportTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetExportTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetExportTable__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetExportTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetExportTable_args *, tracer_args,
+                      const struct cudart_cudaGetExportTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct cudart_cudaGetExportTable_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pExportTableId_bytes,
                                      (const uint8_t *)tracer_args->pExportTableId, size_t,
                                      tracer_clamp((tracer_args->pExportTableId ? 1 : 0) *
@@ -4679,31 +5623,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* cudaGetFuncBySymbol: [4] functionPtr, [5] symbolPtr, [3] result, [6] functionPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetFuncBySymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetFuncBySymbol_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetFuncBySymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_cudart, cudaGetFuncBySymbol__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetFuncBySymbol_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetFuncBySymbol_args *, tracer_args,
+                      const struct cudart_cudaGetFuncBySymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct cudart_cudaGetFuncBySymbol_record)) // the slots
                         ))
 
-/* cudaGetKernel: [4] kernelPtr, [5] entryFuncAddr, [3] result, [6] kernelPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetKernel_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_cudart, cudaGetKernel__full,
-    LTTNG_UST_TP_ARGS(const struct cudart_cudaGetKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetKernel__full,
+                           LTTNG_UST_TP_ARGS(const struct cudart_cudaGetKernel_args *, tracer_args,
+                                             const struct cudart_cudaGetKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct cudart_cudaGetKernel_record)) // the slots
+                                               ))
 
 #endif
 

@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (hip_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,162 +34,192 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* hipCreateChannelDesc: [4] x, [5] y, [6] z, [7] w, [8] f */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateChannelDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCreateChannelDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCreateChannelDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCreateChannelDesc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCreateChannelDesc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCreateChannelDesc_args *, tracer_args,
+                      const struct hip_hipCreateChannelDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCreateChannelDesc_record)) // the slots
                         ))
 
-/* hipMemcpy_spt: [4] dst, [5] src, [6] sizeBytes, [7] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy_spt_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpy_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy_spt__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_spt_args *, tracer_args,
+                                             const struct hip_hipMemcpy_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy_spt_record)) // the slots
+                                               ))
 
-/* hipMemcpyToSymbol_spt: [4] symbol, [5] src, [6] sizeBytes, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbol_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyToSymbol_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_spt_args *, tracer_args,
+                      const struct hip_hipMemcpyToSymbol_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbol_spt_record)) // the slots
                         ))
 
-/* hipMemcpyFromSymbol_spt: [4] dst, [5] symbol, [6] sizeBytes, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbol_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyFromSymbol_spt__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_spt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipMemcpyFromSymbol_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbol_spt_record)) // the slots
                         ))
 
-/* hipMemcpy2D_spt: [4] dst, [5] dpitch, [6] src, [7] spitch, [8] width, [9] height, [10] kind, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2D_spt_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpy2D_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D_spt__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_spt_args *, tracer_args,
+                                             const struct hip_hipMemcpy2D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2D_spt_record)) // the slots
+                                               ))
 
-/* hipMemcpy2DToArray_spt: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] spitch, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArray_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DToArray_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_spt_args *, tracer_args,
+                      const struct hip_hipMemcpy2DToArray_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArray_spt_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, dst_bytes, (const uint8_t *)tracer_args->dst, size_t,
                             tracer_clamp((tracer_args->dst ? 1 : 0) * sizeof(*tracer_args->dst),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipMemcpy2DFromArray_spt: [4] dst, [5] dpitch, [6] src, [7] wOffset, [8] hOffset, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArray_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DFromArray_spt__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_spt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct hip_hipMemcpy2DFromArray_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArray_spt_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, src_bytes, (const uint8_t *)tracer_args->src, size_t,
                             tracer_clamp((tracer_args->src ? 1 : 0) * sizeof(*tracer_args->src),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpy3D_spt: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy3D_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy3D_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_spt_args *, tracer_args,
+                      const struct hip_hipMemcpy3D_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy3D_spt_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemset_spt: [4] dst, [5] value, [6] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset_spt_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemset_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset_spt__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset_spt_args *, tracer_args,
+                                             const struct hip_hipMemset_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset_spt_record)) // the slots
+                                               ))
 
-/* hipMemset2D_spt: [4] dst, [5] pitch, [6] value, [7] width, [8] height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2D_spt_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemset2D_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D_spt__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_spt_args *, tracer_args,
+                                             const struct hip_hipMemset2D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2D_spt_record)) // the slots
+                                               ))
 
-/* hipMemset3D_spt: [4] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset3D_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemset3D_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_spt_args *, tracer_args,
+                      const struct hip_hipMemset3D_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemset3D_spt_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
                                                   (const uint8_t *)&tracer_args->pitchedDevPtr,
                                                   sizeof(hipPitchedPtr)) // at entry
@@ -198,115 +228,137 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(hipExtent)) // at entry
                         ))
 
-/* hipMemcpyAsync_spt: [4] dst, [5] src, [6] sizeBytes, [7] kind, [8] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyAsync_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyAsync_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_spt_args *, tracer_args,
+                      const struct hip_hipMemcpyAsync_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyAsync_spt_record)) // the slots
                         ))
 
-/* hipStreamQuery_spt: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamQuery_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamQuery_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_spt_args *, tracer_args,
+                      const struct hip_hipStreamQuery_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamQuery_spt_record)) // the slots
                         ))
 
-/* hipStreamSynchronize_spt: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamSynchronize_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamSynchronize_spt__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_spt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipStreamSynchronize_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamSynchronize_spt_record)) // the slots
                         ))
 
-/* hipStreamGetPriority_spt: [4] stream, [5] priority, [3] result, [6] priority_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetPriority_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetPriority_spt__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_spt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipStreamGetPriority_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetPriority_spt_record)) // the slots
                         ))
 
-/* hipStreamWaitEvent_spt: [4] stream, [5] event, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWaitEvent_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWaitEvent_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_spt_args *, tracer_args,
+                      const struct hip_hipStreamWaitEvent_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWaitEvent_spt_record)) // the slots
                         ))
 
-/* hipStreamGetFlags_spt: [4] stream, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetFlags_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetFlags_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_spt_args *, tracer_args,
+                      const struct hip_hipStreamGetFlags_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetFlags_spt_record)) // the slots
                         ))
 
-/* hipLaunchCooperativeKernel_spt: [4] f, [5] kernelParams, [6] sharedMemBytes, [7] hStream, [3]
- * result, [8] kernelParams_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipLaunchCooperativeKernel_spt,
+    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernel_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchCooperativeKernel_spt__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_spt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipLaunchCooperativeKernel_spt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernel_spt_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, gridDim_bytes, (const uint8_t *)&tracer_args->gridDim,
                                   sizeof(dim3)) // at entry
         lttng_ust_field_array_hex(uint8_t, blockDim_bytes, (const uint8_t *)&tracer_args->blockDim,
                                   sizeof(dim3)) // at entry
         ))
 
-/* hipLaunchKernel_spt: [4] function_address, [5] args, [6] sharedMemBytes, [7] stream, [3] result,
- * [8] args_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel_spt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_spt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchKernel_spt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchKernel_spt__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_spt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_spt_args *, tracer_args,
+                      const struct hip_hipLaunchKernel_spt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchKernel_spt_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, numBlocks_bytes,
                                                   (const uint8_t *)&tracer_args->numBlocks,
                                                   sizeof(dim3)) // at entry
@@ -315,425 +367,506 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(dim3)) // at entry
                         ))
 
-/* hipInit: [4] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipInit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
-
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipInit__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipInit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+    lttng_ust_hip, hipInit, LTTNG_UST_TP_ARGS(const struct hip_hipInit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                                  TRACER_RECORD_SLOTS(struct hip_hipInit_record))))
 
-/* hipDriverGetVersion: [4] driverVersion, [3] result, [5] driverVersion_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipInit__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipInit_args *, tracer_args,
+                                             const struct hip_hipInit_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipInit_record)) // the slots
+                                               ))
+
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDriverGetVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDriverGetVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDriverGetVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDriverGetVersion__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDriverGetVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDriverGetVersion_args *, tracer_args,
+                      const struct hip_hipDriverGetVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDriverGetVersion_record)) // the slots
                         ))
 
-/* hipRuntimeGetVersion: [4] runtimeVersion, [3] result, [5] runtimeVersion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRuntimeGetVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipRuntimeGetVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipRuntimeGetVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipRuntimeGetVersion__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipRuntimeGetVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipRuntimeGetVersion_args *, tracer_args,
+                      const struct hip_hipRuntimeGetVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipRuntimeGetVersion_record)) // the slots
                         ))
 
-/* hipDeviceGet: [4] device, [5] ordinal, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGet_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipDeviceGet__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGet__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGet_args *, tracer_args,
+                                             const struct hip_hipDeviceGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGet_record)) // the slots
+                                               ))
 
-/* hipDeviceComputeCapability: [4] major, [5] minor, [6] device, [3] result, [7] major_val, [8]
- * minor_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceComputeCapability,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceComputeCapability_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceComputeCapability_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceComputeCapability__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceComputeCapability_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipDeviceComputeCapability_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceComputeCapability_record)) // the slots
                         ))
 
-/* hipDeviceGetName: [4] name, [5] len, [6] device, [3] result, [7] name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipDeviceGetName__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetName__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetName_args *, tracer_args,
+                                             const struct hip_hipDeviceGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetName_record)) // the slots
+                                               ))
 
-/* hipDeviceGetUuid: [4] uuid, [5] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetUuid,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetUuid_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetUuid_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetUuid__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetUuid_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetUuid_args *, tracer_args,
+                      const struct hip_hipDeviceGetUuid_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetUuid_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, uuid_bytes, (const uint8_t *)tracer_args->uuid, size_t,
                             tracer_clamp((tracer_args->uuid ? 1 : 0) * sizeof(*tracer_args->uuid),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipDeviceGetP2PAttribute: [4] value, [5] attr, [6] srcDevice, [7] dstDevice, [3] result, [8]
- * value_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetP2PAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetP2PAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetP2PAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetP2PAttribute__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetP2PAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipDeviceGetP2PAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetP2PAttribute_record)) // the slots
                         ))
 
-/* hipDeviceGetPCIBusId: [4] pciBusId, [5] len, [6] device, [3] result, [7] pciBusId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetPCIBusId__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetPCIBusId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetPCIBusId_args *, tracer_args,
+                      const struct hip_hipDeviceGetPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetPCIBusId_record)) // the slots
                         ))
 
-/* hipDeviceGetByPCIBusId: [4] device, [5] pciBusId, [3] result, [6] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetByPCIBusId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetByPCIBusId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetByPCIBusId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetByPCIBusId__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetByPCIBusId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetByPCIBusId_args *, tracer_args,
+                      const struct hip_hipDeviceGetByPCIBusId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetByPCIBusId_record)) // the slots
                         lttng_ust_field_string(pciBusId_str, tracer_args->pciBusId
                                                                  ? tracer_args->pciBusId
                                                                  : "") // at entry
                         ))
 
-/* hipDeviceTotalMem: [4] bytes, [5] device, [3] result, [6] bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceTotalMem,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceTotalMem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceTotalMem_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceTotalMem__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceTotalMem_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceTotalMem_args *, tracer_args,
+                      const struct hip_hipDeviceTotalMem_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceTotalMem_record)) // the slots
                         ))
 
-/* hipDeviceSynchronize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSynchronize_args *, tracer_args,
+                      const struct hip_hipDeviceSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceSynchronize_record)) // the slots
                         ))
 
-/* hipDeviceReset: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceReset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipDeviceReset__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceReset__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceReset_args *, tracer_args,
+                                             const struct hip_hipDeviceReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceReset_record)) // the slots
+                                               ))
 
-/* hipSetDevice: [4] deviceId, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipSetDevice_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipSetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipSetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipSetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipSetDevice_args *, tracer_args,
+                                             const struct hip_hipSetDevice_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipSetDevice_record)) // the slots
+                                               ))
 
-/* hipGetDevice: [4] deviceId, [3] result, [5] deviceId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetDevice_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetDevice_args *, tracer_args,
+                                             const struct hip_hipGetDevice_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetDevice_record)) // the slots
+                                               ))
 
-/* hipGetDeviceCount: [4] count, [3] result, [5] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceCount_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetDeviceCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetDeviceCount__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceCount_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceCount_args *, tracer_args,
+                      const struct hip_hipGetDeviceCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetDeviceCount_record)) // the slots
                         ))
 
-/* hipDeviceGetAttribute: [4] pi, [5] attr, [6] deviceId, [3] result, [7] pi_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetAttribute_args *, tracer_args,
+                      const struct hip_hipDeviceGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetAttribute_record)) // the slots
                         ))
 
-/* hipDeviceGetDefaultMemPool: [4] mem_pool, [5] device, [3] result, [6] mem_pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetDefaultMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetDefaultMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetDefaultMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetDefaultMemPool__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetDefaultMemPool_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipDeviceGetDefaultMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetDefaultMemPool_record)) // the slots
                         ))
 
-/* hipDeviceSetMemPool: [4] device, [5] mem_pool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceSetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceSetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetMemPool_args *, tracer_args,
+                      const struct hip_hipDeviceSetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceSetMemPool_record)) // the slots
                         ))
 
-/* hipDeviceGetMemPool: [4] mem_pool, [5] device, [3] result, [6] mem_pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetMemPool,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetMemPool_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetMemPool_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetMemPool__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetMemPool_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetMemPool_args *, tracer_args,
+                      const struct hip_hipDeviceGetMemPool_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetMemPool_record)) // the slots
                         ))
 
-/* hipGetDeviceProperties: [4] prop, [5] deviceId, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetDeviceProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetDeviceProperties__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceProperties_args *, tracer_args,
+                      const struct hip_hipGetDeviceProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetDeviceProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipDeviceSetCacheConfig: [4] cacheConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceSetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDeviceSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceSetCacheConfig_record)) // the slots
                         ))
 
-/* hipDeviceGetCacheConfig: [4] cacheConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetCacheConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetCacheConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDeviceGetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetCacheConfig_record)) // the slots
                         ))
 
-/* hipDeviceGetLimit: [4] pValue, [5] limit, [3] result, [6] pValue_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetLimit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetLimit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetLimit_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetLimit__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetLimit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetLimit_args *, tracer_args,
+                      const struct hip_hipDeviceGetLimit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetLimit_record)) // the slots
                         ))
 
-/* hipDeviceGetSharedMemConfig: [4] pConfig, [3] result, [5] pConfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceGetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipDeviceGetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetSharedMemConfig_record)) // the slots
                         ))
 
-/* hipGetDeviceFlags: [4] flags, [3] result, [5] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetDeviceFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetDeviceFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetDeviceFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetDeviceFlags_args *, tracer_args,
+                      const struct hip_hipGetDeviceFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetDeviceFlags_record)) // the slots
                         ))
 
-/* hipDeviceSetSharedMemConfig: [4] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDeviceSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceSetSharedMemConfig_record)) // the slots
                         ))
 
-/* hipSetDeviceFlags: [4] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetDeviceFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipSetDeviceFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipSetDeviceFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipSetDeviceFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipSetDeviceFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipSetDeviceFlags_args *, tracer_args,
+                      const struct hip_hipSetDeviceFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipSetDeviceFlags_record)) // the slots
                         ))
 
-/* hipChooseDevice: [4] device, [5] prop, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipChooseDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipChooseDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipChooseDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipChooseDevice__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipChooseDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipChooseDevice_args *, tracer_args,
+                      const struct hip_hipChooseDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipChooseDevice_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipExtGetLinkTypeAndHopCount: [4] device1, [5] device2, [6] linktype, [7] hopcount, [3] result,
- * [8] linktype_val, [9] hopcount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtGetLinkTypeAndHopCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipExtGetLinkTypeAndHopCount,
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtGetLinkTypeAndHopCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtGetLinkTypeAndHopCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipExtGetLinkTypeAndHopCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipExtGetLinkTypeAndHopCount_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtGetLinkTypeAndHopCount_record)) // the slots
                         ))
 
-/* hipIpcGetMemHandle: [4] handle, [5] devPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipIpcGetMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipIpcGetMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetMemHandle_args *, tracer_args,
+                      const struct hip_hipIpcGetMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipIpcGetMemHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, handle_bytes,
                                                      (const uint8_t *)tracer_args->handle, size_t,
                                                      tracer_clamp((tracer_args->handle ? 1 : 0) *
@@ -741,46 +874,55 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipIpcOpenMemHandle: [4] devPtr, [5] flags, [3] result, [6] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipIpcOpenMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipIpcOpenMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenMemHandle_args *, tracer_args,
+                      const struct hip_hipIpcOpenMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipIpcOpenMemHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(hipIpcMemHandle_t)) // at entry
                         ))
 
-/* hipIpcCloseMemHandle: [4] devPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcCloseMemHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipIpcCloseMemHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipIpcCloseMemHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipIpcCloseMemHandle__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipIpcCloseMemHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipIpcCloseMemHandle_args *, tracer_args,
+                      const struct hip_hipIpcCloseMemHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipIpcCloseMemHandle_record)) // the slots
                         ))
 
-/* hipIpcGetEventHandle: [4] handle, [5] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcGetEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipIpcGetEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipIpcGetEventHandle__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetEventHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipIpcGetEventHandle_args *, tracer_args,
+                      const struct hip_hipIpcGetEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipIpcGetEventHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, handle_bytes,
                                                      (const uint8_t *)tracer_args->handle, size_t,
                                                      tracer_clamp((tracer_args->handle ? 1 : 0) *
@@ -788,830 +930,996 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipIpcOpenEventHandle: [4] event, [3] result, [5] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipIpcOpenEventHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenEventHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipIpcOpenEventHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipIpcOpenEventHandle__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenEventHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipIpcOpenEventHandle_args *, tracer_args,
+                      const struct hip_hipIpcOpenEventHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipIpcOpenEventHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(hipIpcEventHandle_t)) // at entry
                         ))
 
-/* hipFuncSetAttribute: [4] func, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFuncSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFuncSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetAttribute_args *, tracer_args,
+                      const struct hip_hipFuncSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipFuncSetAttribute_record)) // the slots
                         ))
 
-/* hipFuncSetCacheConfig: [4] func, [5] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFuncSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFuncSetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetCacheConfig_args *, tracer_args,
+                      const struct hip_hipFuncSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipFuncSetCacheConfig_record)) // the slots
                         ))
 
-/* hipFuncSetSharedMemConfig: [4] func, [5] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFuncSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFuncSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipFuncSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipFuncSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipFuncSetSharedMemConfig_record)) // the slots
                         ))
 
-/* hipGetLastError: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetLastError,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetLastError_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetLastError_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGetLastError__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetLastError_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetLastError__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetLastError_args *, tracer_args,
+                                             const struct hip_hipGetLastError_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetLastError_record)) // the slots
+                                               ))
 
-/* hipPeekAtLastError: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPeekAtLastError,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipPeekAtLastError_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipPeekAtLastError_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipPeekAtLastError__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipPeekAtLastError_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipPeekAtLastError_args *, tracer_args,
+                      const struct hip_hipPeekAtLastError_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipPeekAtLastError_record)) // the slots
                         ))
 
-/* hipGetErrorName: [4] hip_error, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetErrorName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGetErrorName__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorName__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorName_args *, tracer_args,
+                                             const struct hip_hipGetErrorName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetErrorName_record)) // the slots
+                                               ))
 
-/* hipGetErrorString: [4] hipError, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetErrorString,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorString_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetErrorString_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetErrorString__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorString_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetErrorString_args *, tracer_args,
+                      const struct hip_hipGetErrorString_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetErrorString_record)) // the slots
                         ))
 
-/* hipStreamCreate: [4] stream, [3] result, [5] stream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipStreamCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreate_args *, tracer_args,
+                                             const struct hip_hipStreamCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamCreate_record)) // the slots
+                                               ))
 
-/* hipStreamCreateWithFlags: [4] stream, [5] flags, [3] result, [6] stream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamCreateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamCreateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipStreamCreateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamCreateWithFlags_record)) // the slots
                         ))
 
-/* hipStreamCreateWithPriority: [4] stream, [5] flags, [6] priority, [3] result, [7] stream_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamCreateWithPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithPriority_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamCreateWithPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamCreateWithPriority__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamCreateWithPriority_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipStreamCreateWithPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamCreateWithPriority_record)) // the slots
                         ))
 
-/* hipDeviceGetStreamPriorityRange: [4] leastPriority, [5] greatestPriority, [3] result, [6]
- * leastPriority_val, [7] greatestPriority_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceGetStreamPriorityRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipDeviceGetStreamPriorityRange,
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetStreamPriorityRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceGetStreamPriorityRange__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceGetStreamPriorityRange_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipDeviceGetStreamPriorityRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceGetStreamPriorityRange_record)) // the slots
                         ))
 
-/* hipStreamDestroy: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipStreamDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamDestroy_args *, tracer_args,
+                                             const struct hip_hipStreamDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamDestroy_record)) // the slots
+                                               ))
 
-/* hipStreamQuery: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamQuery_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipStreamQuery__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamQuery__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamQuery_args *, tracer_args,
+                                             const struct hip_hipStreamQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamQuery_record)) // the slots
+                                               ))
 
-/* hipStreamSynchronize: [4] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamSynchronize_args *, tracer_args,
+                      const struct hip_hipStreamSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamSynchronize_record)) // the slots
                         ))
 
-/* hipStreamWaitEvent: [4] stream, [5] event, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWaitEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWaitEvent__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitEvent_args *, tracer_args,
+                      const struct hip_hipStreamWaitEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWaitEvent_record)) // the slots
                         ))
 
-/* hipStreamGetFlags: [4] stream, [5] flags, [3] result, [6] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetFlags_args *, tracer_args,
+                      const struct hip_hipStreamGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetFlags_record)) // the slots
                         ))
 
-/* hipStreamGetPriority: [4] stream, [5] priority, [3] result, [6] priority_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetPriority,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetPriority_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetPriority__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetPriority_args *, tracer_args,
+                      const struct hip_hipStreamGetPriority_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetPriority_record)) // the slots
                         ))
 
-/* hipExtStreamCreateWithCUMask: [4] stream, [5] cuMaskSize, [6] cuMask, [3] result, [7] stream_val
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamCreateWithCUMask,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipExtStreamCreateWithCUMask,
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamCreateWithCUMask_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtStreamCreateWithCUMask_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtStreamCreateWithCUMask__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamCreateWithCUMask_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipExtStreamCreateWithCUMask_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtStreamCreateWithCUMask_record)) // the slots
                         ))
 
-/* hipExtStreamGetCUMask: [4] stream, [5] cuMaskSize, [6] cuMask, [3] result, [7] cuMask_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtStreamGetCUMask,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamGetCUMask_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipExtStreamGetCUMask_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtStreamGetCUMask__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamGetCUMask_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtStreamGetCUMask_args *, tracer_args,
+                      const struct hip_hipExtStreamGetCUMask_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtStreamGetCUMask_record)) // the slots
                         ))
 
-/* hipStreamAddCallback: [4] stream, [5] callback, [6] userData, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAddCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamAddCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamAddCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamAddCallback__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamAddCallback_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamAddCallback_args *, tracer_args,
+                      const struct hip_hipStreamAddCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamAddCallback_record)) // the slots
                         ))
 
-/* hipStreamWaitValue32: [4] stream, [5] ptr, [6] value, [7] flags, [8] mask, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue32,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue32_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWaitValue32_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWaitValue32__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue32_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue32_args *, tracer_args,
+                      const struct hip_hipStreamWaitValue32_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWaitValue32_record)) // the slots
                         ))
 
-/* hipStreamWaitValue64: [4] stream, [5] ptr, [6] value, [7] flags, [8] mask, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWaitValue64,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue64_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWaitValue64_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWaitValue64__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue64_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWaitValue64_args *, tracer_args,
+                      const struct hip_hipStreamWaitValue64_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWaitValue64_record)) // the slots
                         ))
 
-/* hipStreamWriteValue32: [4] stream, [5] ptr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue32,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue32_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWriteValue32_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWriteValue32__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue32_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue32_args *, tracer_args,
+                      const struct hip_hipStreamWriteValue32_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWriteValue32_record)) // the slots
                         ))
 
-/* hipStreamWriteValue64: [4] stream, [5] ptr, [6] value, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamWriteValue64,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue64_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamWriteValue64_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamWriteValue64__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue64_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamWriteValue64_args *, tracer_args,
+                      const struct hip_hipStreamWriteValue64_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamWriteValue64_record)) // the slots
                         ))
 
-/* hipEventCreateWithFlags: [4] event, [5] flags, [3] result, [6] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventCreateWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventCreateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipEventCreateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipEventCreateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipEventCreateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipEventCreateWithFlags_record)) // the slots
                         ))
 
-/* hipEventCreate: [4] event, [3] result, [5] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipEventCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventCreate_args *, tracer_args,
+                                             const struct hip_hipEventCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventCreate_record)) // the slots
+                                               ))
 
-/* hipEventRecord: [4] event, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventRecord,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventRecord_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventRecord_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipEventRecord__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventRecord_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventRecord__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventRecord_args *, tracer_args,
+                                             const struct hip_hipEventRecord_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventRecord_record)) // the slots
+                                               ))
 
-/* hipEventDestroy: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipEventDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventDestroy_args *, tracer_args,
+                                             const struct hip_hipEventDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventDestroy_record)) // the slots
+                                               ))
 
-/* hipEventSynchronize: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipEventSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipEventSynchronize_args *, tracer_args,
+                      const struct hip_hipEventSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipEventSynchronize_record)) // the slots
                         ))
 
-/* hipEventElapsedTime: [4] ms, [5] start, [6] stop, [3] result, [7] ms_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventElapsedTime,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventElapsedTime_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventElapsedTime_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipEventElapsedTime__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventElapsedTime_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipEventElapsedTime_args *, tracer_args,
+                      const struct hip_hipEventElapsedTime_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipEventElapsedTime_record)) // the slots
                         ))
 
-/* hipEventQuery: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventQuery,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventQuery_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipEventQuery__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipEventQuery_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipEventQuery__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipEventQuery_args *, tracer_args,
+                                             const struct hip_hipEventQuery_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipEventQuery_record)) // the slots
+                                               ))
 
-/* hipPointerGetAttributes: [4] attributes, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipPointerGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipPointerGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipPointerGetAttributes_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipPointerGetAttributes_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, attributes_bytes, (const uint8_t *)tracer_args->attributes, size_t,
             tracer_clamp((tracer_args->attributes ? 1 : 0) * sizeof(*tracer_args->attributes),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipPointerGetAttribute: [4] data, [5] attribute, [6] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipPointerGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipPointerGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipPointerGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipPointerGetAttribute_args *, tracer_args,
+                      const struct hip_hipPointerGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipPointerGetAttribute_record)) // the slots
                         ))
 
-/* hipDrvPointerGetAttributes: [4] numAttributes, [5] attributes, [6] data, [7] ptr, [3] result, [8]
- * data_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvPointerGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDrvPointerGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDrvPointerGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDrvPointerGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDrvPointerGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipDrvPointerGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDrvPointerGetAttributes_record)) // the slots
                         ))
 
-/* hipImportExternalSemaphore: [4] extSem_out, [5] semHandleDesc, [3] result, [6] extSem_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalSemaphore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipImportExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipImportExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipImportExternalSemaphore_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipImportExternalSemaphore_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, semHandleDesc_bytes, (const uint8_t *)tracer_args->semHandleDesc, size_t,
             tracer_clamp((tracer_args->semHandleDesc ? 1 : 0) * sizeof(*tracer_args->semHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipSignalExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSignalExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipSignalExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct hip_hipSignalExternalSemaphoresAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipSignalExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipSignalExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipSignalExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipSignalExternalSemaphoresAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipSignalExternalSemaphoresAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipWaitExternalSemaphoresAsync: [4] extSemArray, [5] paramsArray, [6] numExtSems, [7] stream, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipWaitExternalSemaphoresAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipWaitExternalSemaphoresAsync,
+    LTTNG_UST_TP_ARGS(const struct hip_hipWaitExternalSemaphoresAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipWaitExternalSemaphoresAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipWaitExternalSemaphoresAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipWaitExternalSemaphoresAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipWaitExternalSemaphoresAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipWaitExternalSemaphoresAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, paramsArray_bytes, (const uint8_t *)tracer_args->paramsArray, size_t,
             tracer_clamp((tracer_args->paramsArray ? 1 : 0) * sizeof(*tracer_args->paramsArray),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipDestroyExternalSemaphore: [4] extSem, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalSemaphore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalSemaphore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDestroyExternalSemaphore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDestroyExternalSemaphore__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalSemaphore_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDestroyExternalSemaphore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDestroyExternalSemaphore_record)) // the slots
                         ))
 
-/* hipImportExternalMemory: [4] extMem_out, [5] memHandleDesc, [3] result, [6] extMem_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipImportExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipImportExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipImportExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipImportExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipImportExternalMemory_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipImportExternalMemory_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, memHandleDesc_bytes, (const uint8_t *)tracer_args->memHandleDesc, size_t,
             tracer_clamp((tracer_args->memHandleDesc ? 1 : 0) * sizeof(*tracer_args->memHandleDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipExternalMemoryGetMappedBuffer: [4] devPtr, [5] extMem, [6] bufferDesc, [3] result, [7]
- * devPtr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExternalMemoryGetMappedBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipExternalMemoryGetMappedBuffer,
+    LTTNG_UST_TP_ARGS(const struct hip_hipExternalMemoryGetMappedBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExternalMemoryGetMappedBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipExternalMemoryGetMappedBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipExternalMemoryGetMappedBuffer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipExternalMemoryGetMappedBuffer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, bufferDesc_bytes, (const uint8_t *)tracer_args->bufferDesc, size_t,
             tracer_clamp((tracer_args->bufferDesc ? 1 : 0) * sizeof(*tracer_args->bufferDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipDestroyExternalMemory: [4] extMem, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyExternalMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDestroyExternalMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDestroyExternalMemory__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDestroyExternalMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDestroyExternalMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDestroyExternalMemory_record)) // the slots
                         ))
 
-/* hipMalloc: [4] ptr, [5] size, [3] result, [6] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMalloc_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMalloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMalloc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMalloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMalloc_args *, tracer_args,
+                                             const struct hip_hipMalloc_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMalloc_record)) // the slots
+                                               ))
 
-/* hipExtMallocWithFlags: [4] ptr, [5] sizeBytes, [6] flags, [3] result, [7] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtMallocWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipExtMallocWithFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipExtMallocWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtMallocWithFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipExtMallocWithFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtMallocWithFlags_args *, tracer_args,
+                      const struct hip_hipExtMallocWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtMallocWithFlags_record)) // the slots
                         ))
 
-/* hipMallocHost: [4] ptr, [5] size, [3] result, [6] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocHost_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMallocHost__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocHost__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocHost_args *, tracer_args,
+                                             const struct hip_hipMallocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocHost_record)) // the slots
+                                               ))
 
-/* hipMemAllocHost: [4] ptr, [5] size, [3] result, [6] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAllocHost_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemAllocHost__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocHost__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocHost_args *, tracer_args,
+                                             const struct hip_hipMemAllocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAllocHost_record)) // the slots
+                                               ))
 
-/* hipHostMalloc: [4] ptr, [5] size, [6] flags, [3] result, [7] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostMalloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostMalloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostMalloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipHostMalloc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostMalloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostMalloc__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostMalloc_args *, tracer_args,
+                                             const struct hip_hipHostMalloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostMalloc_record)) // the slots
+                                               ))
 
-/* hipMallocManaged: [4] dev_ptr, [5] size, [6] flags, [3] result, [7] dev_ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocManaged,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocManaged_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMallocManaged__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocManaged_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocManaged__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocManaged_args *, tracer_args,
+                                             const struct hip_hipMallocManaged_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocManaged_record)) // the slots
+                                               ))
 
-/* hipMemPrefetchAsync: [4] dev_ptr, [5] count, [6] device, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPrefetchAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPrefetchAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPrefetchAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPrefetchAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPrefetchAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPrefetchAsync_args *, tracer_args,
+                      const struct hip_hipMemPrefetchAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPrefetchAsync_record)) // the slots
                         ))
 
-/* hipMemAdvise: [4] dev_ptr, [5] count, [6] advice, [7] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAdvise,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAdvise_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAdvise_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemAdvise__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemAdvise_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAdvise__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAdvise_args *, tracer_args,
+                                             const struct hip_hipMemAdvise_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAdvise_record)) // the slots
+                                               ))
 
-/* hipMemRangeGetAttribute: [4] data, [5] data_size, [6] attribute, [7] dev_ptr, [8] count, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemRangeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemRangeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipMemRangeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemRangeGetAttribute_record)) // the slots
                         ))
 
-/* hipMemRangeGetAttributes: [4] data, [5] data_sizes, [6] attributes, [7] num_attributes, [8]
- * dev_ptr, [9] count, [3] result, [10] data_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRangeGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemRangeGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemRangeGetAttributes__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemRangeGetAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct hip_hipMemRangeGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemRangeGetAttributes_record)) // the slots
                         ))
 
-/* hipStreamAttachMemAsync: [4] stream, [5] dev_ptr, [6] length, [7] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamAttachMemAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamAttachMemAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamAttachMemAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamAttachMemAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamAttachMemAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipStreamAttachMemAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamAttachMemAsync_record)) // the slots
                         ))
 
-/* hipMallocAsync: [4] dev_ptr, [5] size, [6] stream, [3] result, [7] dev_ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMallocAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocAsync_args *, tracer_args,
+                                             const struct hip_hipMallocAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocAsync_record)) // the slots
+                                               ))
 
-/* hipFreeAsync: [4] dev_ptr, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeAsync_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipFreeAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFreeAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeAsync_args *, tracer_args,
+                                             const struct hip_hipFreeAsync_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeAsync_record)) // the slots
+                                               ))
 
-/* hipMemPoolTrimTo: [4] mem_pool, [5] min_bytes_to_hold, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolTrimTo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolTrimTo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolTrimTo_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemPoolTrimTo__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolTrimTo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolTrimTo__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolTrimTo_args *, tracer_args,
+                                             const struct hip_hipMemPoolTrimTo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolTrimTo_record)) // the slots
+                                               ))
 
-/* hipMemPoolSetAttribute: [4] mem_pool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolSetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAttribute_args *, tracer_args,
+                      const struct hip_hipMemPoolSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolSetAttribute_record)) // the slots
                         ))
 
-/* hipMemPoolGetAttribute: [4] mem_pool, [5] attr, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAttribute_args *, tracer_args,
+                      const struct hip_hipMemPoolGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolGetAttribute_record)) // the slots
                         ))
 
-/* hipMemPoolSetAccess: [4] mem_pool, [5] desc_list, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolSetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolSetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolSetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolSetAccess_args *, tracer_args,
+                      const struct hip_hipMemPoolSetAccess_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMemPoolSetAccess_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, desc_list_bytes, (const uint8_t *)tracer_args->desc_list, size_t,
             tracer_clamp((tracer_args->desc_list ? 1 : 0) * sizeof(*tracer_args->desc_list),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMemPoolGetAccess: [4] flags, [5] mem_pool, [6] location, [3] result, [7] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolGetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolGetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolGetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolGetAccess_args *, tracer_args,
+                      const struct hip_hipMemPoolGetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolGetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
                             tracer_clamp((tracer_args->location ? 1 : 0) *
@@ -1619,621 +1927,724 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemPoolCreate: [4] mem_pool, [5] pool_props, [3] result, [6] mem_pool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolCreate_args *, tracer_args,
+                      const struct hip_hipMemPoolCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMemPoolCreate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pool_props_bytes, (const uint8_t *)tracer_args->pool_props, size_t,
             tracer_clamp((tracer_args->pool_props ? 1 : 0) * sizeof(*tracer_args->pool_props),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMemPoolDestroy: [4] mem_pool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolDestroy_args *, tracer_args,
+                      const struct hip_hipMemPoolDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolDestroy_record)) // the slots
                         ))
 
-/* hipMallocFromPoolAsync: [4] dev_ptr, [5] size, [6] mem_pool, [7] stream, [3] result, [8]
- * dev_ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocFromPoolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocFromPoolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocFromPoolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMallocFromPoolAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocFromPoolAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMallocFromPoolAsync_args *, tracer_args,
+                      const struct hip_hipMallocFromPoolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMallocFromPoolAsync_record)) // the slots
                         ))
 
-/* hipMemPoolExportToShareableHandle: [4] shared_handle, [5] mem_pool, [6] handle_type, [7] flags,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportToShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipMemPoolExportToShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolExportToShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolExportToShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportToShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipMemPoolExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolExportToShareableHandle_record)) // the slots
                         ))
 
-/* hipMemPoolImportFromShareableHandle: [4] mem_pool, [5] shared_handle, [6] handle_type, [7] flags,
- * [3] result, [8] mem_pool_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportFromShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipMemPoolImportFromShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolImportFromShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolImportFromShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportFromShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipMemPoolImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemPoolImportFromShareableHandle_record)) // the slots
                         ))
 
-/* hipMemPoolExportPointer: [4] export_data, [5] dev_ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolExportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolExportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolExportPointer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolExportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipMemPoolExportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMemPoolExportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, export_data_bytes, (const uint8_t *)tracer_args->export_data, size_t,
             tracer_clamp((tracer_args->export_data ? 1 : 0) * sizeof(*tracer_args->export_data),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipMemPoolImportPointer: [4] dev_ptr, [5] mem_pool, [6] export_data, [3] result, [7] dev_ptr_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPoolImportPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPoolImportPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemPoolImportPointer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemPoolImportPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipMemPoolImportPointer_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMemPoolImportPointer_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, export_data_bytes, (const uint8_t *)tracer_args->export_data, size_t,
             tracer_clamp((tracer_args->export_data ? 1 : 0) * sizeof(*tracer_args->export_data),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipHostAlloc: [4] ptr, [5] size, [6] flags, [3] result, [7] ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostAlloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostAlloc_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostAlloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipHostAlloc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostAlloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostAlloc__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostAlloc_args *, tracer_args,
+                                             const struct hip_hipHostAlloc_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostAlloc_record)) // the slots
+                                               ))
 
-/* hipHostGetDevicePointer: [4] devPtr, [5] hstPtr, [6] flags, [3] result, [7] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetDevicePointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostGetDevicePointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostGetDevicePointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipHostGetDevicePointer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipHostGetDevicePointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipHostGetDevicePointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipHostGetDevicePointer_record)) // the slots
                         ))
 
-/* hipHostGetFlags: [4] flagsPtr, [5] hostPtr, [3] result, [6] flagsPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostGetFlags_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipHostGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostGetFlags__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostGetFlags_args *, tracer_args,
+                                             const struct hip_hipHostGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostGetFlags_record)) // the slots
+                                               ))
 
-/* hipHostRegister: [4] hostPtr, [5] sizeBytes, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostRegister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostRegister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostRegister_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipHostRegister__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostRegister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostRegister__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostRegister_args *, tracer_args,
+                                             const struct hip_hipHostRegister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostRegister_record)) // the slots
+                                               ))
 
-/* hipHostUnregister: [4] hostPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostUnregister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostUnregister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostUnregister_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipHostUnregister__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostUnregister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipHostUnregister_args *, tracer_args,
+                      const struct hip_hipHostUnregister_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipHostUnregister_record)) // the slots
                         ))
 
-/* hipMallocPitch: [4] ptr, [5] pitch, [6] width, [7] height, [3] result, [8] ptr_val, [9] pitch_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocPitch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocPitch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocPitch_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMallocPitch__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocPitch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocPitch__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocPitch_args *, tracer_args,
+                                             const struct hip_hipMallocPitch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocPitch_record)) // the slots
+                                               ))
 
-/* hipMemAllocPitch: [4] dptr, [5] pitch, [6] widthInBytes, [7] height, [8] elementSizeBytes, [3]
- * result, [9] dptr_val, [10] pitch_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocPitch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocPitch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAllocPitch_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAllocPitch__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocPitch_args *, tracer_args,
+                                             const struct hip_hipMemAllocPitch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAllocPitch_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemAllocPitch__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemAllocPitch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+    lttng_ust_hip, hipFree, LTTNG_UST_TP_ARGS(const struct hip_hipFree_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                                  TRACER_RECORD_SLOTS(struct hip_hipFree_record))))
 
-/* hipFree: [4] ptr, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFree__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFree_args *, tracer_args,
+                                             const struct hip_hipFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFree_record)) // the slots
+                                               ))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipFree__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
-
-/* hipFreeHost: [4] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeHost_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeHost_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipFreeHost__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFreeHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeHost__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeHost_args *, tracer_args,
+                                             const struct hip_hipFreeHost_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeHost_record)) // the slots
+                                               ))
 
-/* hipHostFree: [4] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostFree_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipHostFree__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipHostFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipHostFree__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipHostFree_args *, tracer_args,
+                                             const struct hip_hipHostFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipHostFree_record)) // the slots
+                                               ))
 
-/* hipMemcpy: [4] dst, [5] src, [6] sizeBytes, [7] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy_args *, tracer_args,
+                                             const struct hip_hipMemcpy_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy_record)) // the slots
+                                               ))
 
-/* hipMemcpyWithStream: [4] dst, [5] src, [6] sizeBytes, [7] kind, [8] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyWithStream,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyWithStream_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyWithStream_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyWithStream__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyWithStream_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyWithStream_args *, tracer_args,
+                      const struct hip_hipMemcpyWithStream_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyWithStream_record)) // the slots
                         ))
 
-/* hipMemcpyHtoD: [4] dst, [5] src, [6] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoD,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoD_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoD_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpyHtoD__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoD_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoD__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoD_args *, tracer_args,
+                                             const struct hip_hipMemcpyHtoD_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoD_record)) // the slots
+                                               ))
 
-/* hipMemcpyDtoH: [4] dst, [5] src, [6] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoH,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoH_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoH_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpyDtoH__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoH_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoH__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoH_args *, tracer_args,
+                                             const struct hip_hipMemcpyDtoH_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoH_record)) // the slots
+                                               ))
 
-/* hipMemcpyDtoD: [4] dst, [5] src, [6] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoD,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoD_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoD_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpyDtoD__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoD_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoD__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoD_args *, tracer_args,
+                                             const struct hip_hipMemcpyDtoD_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoD_record)) // the slots
+                                               ))
 
-/* hipMemcpyHtoDAsync: [4] dst, [5] src, [6] sizeBytes, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoDAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoDAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoDAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyHtoDAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoDAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoDAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyHtoDAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoDAsync_record)) // the slots
                         ))
 
-/* hipMemcpyDtoHAsync: [4] dst, [5] src, [6] sizeBytes, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoHAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoHAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoHAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyDtoHAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoHAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoHAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyDtoHAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoHAsync_record)) // the slots
                         ))
 
-/* hipMemcpyDtoDAsync: [4] dst, [5] src, [6] sizeBytes, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyDtoDAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoDAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoDAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyDtoDAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoDAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyDtoDAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyDtoDAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyDtoDAsync_record)) // the slots
                         ))
 
-/* hipModuleGetGlobal: [4] dptr, [5] bytes, [6] hmod, [7] name, [3] result, [8] dptr_val, [9]
- * bytes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetGlobal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetGlobal_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleGetGlobal_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleGetGlobal__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetGlobal_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetGlobal_args *, tracer_args,
+                      const struct hip_hipModuleGetGlobal_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleGetGlobal_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* hipGetSymbolAddress: [4] devPtr, [5] symbol, [3] result, [6] devPtr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolAddress_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetSymbolAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetSymbolAddress__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolAddress_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolAddress_args *, tracer_args,
+                      const struct hip_hipGetSymbolAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetSymbolAddress_record)) // the slots
                         ))
 
-/* hipGetSymbolSize: [4] size, [5] symbol, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetSymbolSize_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGetSymbolSize__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolSize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetSymbolSize__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetSymbolSize_args *, tracer_args,
+                                             const struct hip_hipGetSymbolSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetSymbolSize_record)) // the slots
+                                               ))
 
-/* hipMemcpyToSymbol: [4] symbol, [5] src, [6] sizeBytes, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyToSymbol__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbol_args *, tracer_args,
+                      const struct hip_hipMemcpyToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbol_record)) // the slots
                         ))
 
-/* hipMemcpyToSymbolAsync: [4] symbol, [5] src, [6] sizeBytes, [7] offset, [8] kind, [9] stream, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToSymbolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyToSymbolAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbolAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToSymbolAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyToSymbolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyToSymbolAsync_record)) // the slots
                         ))
 
-/* hipMemcpyFromSymbol: [4] dst, [5] symbol, [6] sizeBytes, [7] offset, [8] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyFromSymbol__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbol_args *, tracer_args,
+                      const struct hip_hipMemcpyFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbol_record)) // the slots
                         ))
 
-/* hipMemcpyFromSymbolAsync: [4] dst, [5] symbol, [6] sizeBytes, [7] offset, [8] kind, [9] stream,
- * [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromSymbolAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbolAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbolAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyFromSymbolAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromSymbolAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipMemcpyFromSymbolAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromSymbolAsync_record)) // the slots
                         ))
 
-/* hipMemcpyAsync: [4] dst, [5] src, [6] sizeBytes, [7] kind, [8] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpyAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAsync_args *, tracer_args,
+                                             const struct hip_hipMemcpyAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyAsync_record)) // the slots
+                                               ))
 
-/* hipMemset: [4] dst, [5] value, [6] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemset__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset_args *, tracer_args,
+                                             const struct hip_hipMemset_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset_record)) // the slots
+                                               ))
 
-/* hipMemsetD8: [4] dest, [5] value, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD8_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemsetD8__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8_args *, tracer_args,
+                                             const struct hip_hipMemsetD8_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD8_record)) // the slots
+                                               ))
 
-/* hipMemsetD8Async: [4] dest, [5] value, [6] count, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD8Async_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemsetD8Async__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD8Async__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD8Async_args *, tracer_args,
+                                             const struct hip_hipMemsetD8Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD8Async_record)) // the slots
+                                               ))
 
-/* hipMemsetD16: [4] dest, [5] value, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD16_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemsetD16__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16_args *, tracer_args,
+                                             const struct hip_hipMemsetD16_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD16_record)) // the slots
+                                               ))
 
-/* hipMemsetD16Async: [4] dest, [5] value, [6] count, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD16Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD16Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemsetD16Async__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD16Async_args *, tracer_args,
+                      const struct hip_hipMemsetD16Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemsetD16Async_record)) // the slots
                         ))
 
-/* hipMemsetD32: [4] dest, [5] value, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD32_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemsetD32__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32_args *, tracer_args,
+                                             const struct hip_hipMemsetD32_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD32_record)) // the slots
+                                               ))
 
-/* hipMemsetAsync: [4] dst, [5] value, [6] sizeBytes, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemsetAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetAsync_args *, tracer_args,
+                                             const struct hip_hipMemsetAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetAsync_record)) // the slots
+                                               ))
 
-/* hipMemsetD32Async: [4] dst, [5] value, [6] count, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemsetD32Async,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32Async_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemsetD32Async_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemsetD32Async__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32Async_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemsetD32Async_args *, tracer_args,
+                      const struct hip_hipMemsetD32Async_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemsetD32Async_record)) // the slots
                         ))
 
-/* hipMemset2D: [4] dst, [5] pitch, [6] value, [7] width, [8] height, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2D_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemset2D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2D__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2D_args *, tracer_args,
+                                             const struct hip_hipMemset2D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2D_record)) // the slots
+                                               ))
 
-/* hipMemset2DAsync: [4] dst, [5] pitch, [6] value, [7] width, [8] height, [9] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2DAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemset2DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset2DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset2DAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset2DAsync_args *, tracer_args,
+                                             const struct hip_hipMemset2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset2DAsync_record)) // the slots
+                                               ))
 
-/* hipMemset3D: [4] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemset3D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
-                                                  (const uint8_t *)&tracer_args->pitchedDevPtr,
-                                                  sizeof(hipPitchedPtr)) // at entry
-                        lttng_ust_field_array_hex(uint8_t, extent_bytes,
-                                                  (const uint8_t *)&tracer_args->extent,
-                                                  sizeof(hipExtent)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3D_args *, tracer_args,
+                      const struct hip_hipMemset3D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMemset3D_record)) // the slots
+        lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
+                                  (const uint8_t *)&tracer_args->pitchedDevPtr,
+                                  sizeof(hipPitchedPtr)) // at entry
+        lttng_ust_field_array_hex(uint8_t, extent_bytes, (const uint8_t *)&tracer_args->extent,
+                                  sizeof(hipExtent)) // at entry
+        ))
 
-/* hipMemset3DAsync: [4] value, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemset3DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemset3DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemset3DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemset3DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemset3DAsync_args *, tracer_args,
+                      const struct hip_hipMemset3DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemset3DAsync_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, pitchedDevPtr_bytes,
                                                   (const uint8_t *)&tracer_args->pitchedDevPtr,
                                                   sizeof(hipPitchedPtr)) // at entry
@@ -2242,62 +2653,73 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(hipExtent)) // at entry
                         ))
 
-/* hipMemGetInfo: [4] free, [5] total, [3] result, [6] free_val, [7] total_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemGetInfo_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemGetInfo__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetInfo__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemGetInfo_args *, tracer_args,
+                                             const struct hip_hipMemGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemGetInfo_record)) // the slots
+                                               ))
 
-/* hipMemPtrGetInfo: [4] ptr, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPtrGetInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPtrGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPtrGetInfo_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemPtrGetInfo__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemPtrGetInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemPtrGetInfo__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemPtrGetInfo_args *, tracer_args,
+                                             const struct hip_hipMemPtrGetInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemPtrGetInfo_record)) // the slots
+                                               ))
 
-/* hipMallocArray: [4] array, [5] desc, [6] width, [7] height, [8] flags, [3] result, [9] array_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMallocArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMallocArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMallocArray_args *, tracer_args,
+                      const struct hip_hipMallocArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMallocArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipArrayCreate: [4] pHandle, [5] pAllocateArray, [3] result, [6] pHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipArrayCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipArrayCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipArrayCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipArrayCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipArrayCreate_args *, tracer_args,
+                      const struct hip_hipArrayCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipArrayCreate_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pAllocateArray_bytes,
                                      (const uint8_t *)tracer_args->pAllocateArray, size_t,
                                      tracer_clamp((tracer_args->pAllocateArray ? 1 : 0) *
@@ -2305,35 +2727,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipArrayDestroy: [4] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArrayDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipArrayDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipArrayDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipArrayDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipArrayDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipArrayDestroy_args *, tracer_args,
+                      const struct hip_hipArrayDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipArrayDestroy_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, array_bytes, (const uint8_t *)tracer_args->array, size_t,
                             tracer_clamp((tracer_args->array ? 1 : 0) * sizeof(*tracer_args->array),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipArray3DCreate: [4] array, [5] pAllocateArray, [3] result, [6] array_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipArray3DCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipArray3DCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipArray3DCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipArray3DCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipArray3DCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipArray3DCreate_args *, tracer_args,
+                      const struct hip_hipArray3DCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipArray3DCreate_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pAllocateArray_bytes,
                                      (const uint8_t *)tracer_args->pAllocateArray, size_t,
                                      tracer_clamp((tracer_args->pAllocateArray ? 1 : 0) *
@@ -2341,18 +2769,19 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMalloc3D: [4] pitchedDevPtr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMalloc3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMalloc3D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3D_args *, tracer_args,
+                      const struct hip_hipMalloc3D_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMalloc3D_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, extent_bytes, (const uint8_t *)&tracer_args->extent,
                                   sizeof(hipExtent)) // at entry
         lttng_ust_field_sequence_hex(
@@ -2361,35 +2790,40 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipFreeArray: [4] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeArray_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFreeArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFreeArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, array_bytes, (const uint8_t *)tracer_args->array, size_t,
-                            tracer_clamp((tracer_args->array ? 1 : 0) * sizeof(*tracer_args->array),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipFreeArray_args *, tracer_args,
+                      const struct hip_hipFreeArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipFreeArray_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, array_bytes, (const uint8_t *)tracer_args->array, size_t,
+            tracer_clamp((tracer_args->array ? 1 : 0) * sizeof(*tracer_args->array),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* hipFreeMipmappedArray: [4] mipmappedArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFreeMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFreeMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFreeMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFreeMipmappedArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFreeMipmappedArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipFreeMipmappedArray_args *, tracer_args,
+                      const struct hip_hipFreeMipmappedArray_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipFreeMipmappedArray_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, mipmappedArray_bytes,
                                      (const uint8_t *)tracer_args->mipmappedArray, size_t,
                                      tracer_clamp((tracer_args->mipmappedArray ? 1 : 0) *
@@ -2397,17 +2831,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMalloc3DArray: [4] array, [5] desc, [6] flags, [3] result, [7] array_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMalloc3DArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3DArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMalloc3DArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMalloc3DArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3DArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMalloc3DArray_args *, tracer_args,
+                      const struct hip_hipMalloc3DArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMalloc3DArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -2417,18 +2854,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct hipExtent)) // at entry
                         ))
 
-/* hipMallocMipmappedArray: [4] mipmappedArray, [5] desc, [6] numLevels, [7] flags, [3] result, [8]
- * mipmappedArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMallocMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMallocMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMallocMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMallocMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMallocMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipMallocMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMallocMipmappedArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -2438,19 +2877,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(struct hipExtent)) // at entry
                         ))
 
-/* hipGetMipmappedArrayLevel: [4] levelArray, [5] mipmappedArray, [6] level, [3] result, [7]
- * levelArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetMipmappedArrayLevel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetMipmappedArrayLevel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetMipmappedArrayLevel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetMipmappedArrayLevel__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGetMipmappedArrayLevel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGetMipmappedArrayLevel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGetMipmappedArrayLevel_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, mipmappedArray_bytes,
                                      (const uint8_t *)tracer_args->mipmappedArray, size_t,
                                      tracer_clamp((tracer_args->mipmappedArray ? 1 : 0) *
@@ -2458,133 +2899,150 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMemcpy2D: [4] dst, [5] dpitch, [6] src, [7] spitch, [8] width, [9] height, [10] kind, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2D_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpy2D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2D__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2D_args *, tracer_args,
+                                             const struct hip_hipMemcpy2D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2D_record)) // the slots
+                                               ))
 
-/* hipMemcpyParam2D: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyParam2D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyParam2D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2D_args *, tracer_args,
+                      const struct hip_hipMemcpyParam2D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyParam2D_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpyParam2DAsync: [4] pCopy, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyParam2DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyParam2DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyParam2DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyParam2DAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyParam2DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyParam2DAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpy2DAsync: [4] dst, [5] dpitch, [6] src, [7] spitch, [8] width, [9] height, [10] kind,
- * [11] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DAsync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpy2DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DAsync__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DAsync_args *, tracer_args,
+                                             const struct hip_hipMemcpy2DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DAsync_record)) // the slots
+                                               ))
 
-/* hipMemcpy2DToArray: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] spitch, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DToArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArray_args *, tracer_args,
+                      const struct hip_hipMemcpy2DToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, dst_bytes, (const uint8_t *)tracer_args->dst, size_t,
                             tracer_clamp((tracer_args->dst ? 1 : 0) * sizeof(*tracer_args->dst),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpy2DToArrayAsync: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] spitch, [9] width, [10]
- * height, [11] kind, [12] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DToArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DToArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DToArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct hip_hipMemcpy2DToArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DToArrayAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, dst_bytes, (const uint8_t *)tracer_args->dst, size_t,
                             tracer_clamp((tracer_args->dst ? 1 : 0) * sizeof(*tracer_args->dst),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpyToArray: [4] dst, [5] wOffset, [6] hOffset, [7] src, [8] count, [9] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyToArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyToArray_args *, tracer_args,
+                      const struct hip_hipMemcpyToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyToArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, dst_bytes, (const uint8_t *)tracer_args->dst, size_t,
                             tracer_clamp((tracer_args->dst ? 1 : 0) * sizeof(*tracer_args->dst),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpyFromArray: [4] dst, [5] srcArray, [6] wOffset, [7] hOffset, [8] count, [9] kind, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyFromArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyFromArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyFromArray_args *, tracer_args,
+                      const struct hip_hipMemcpyFromArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyFromArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, srcArray_bytes, (const uint8_t *)tracer_args->srcArray, size_t,
                             tracer_clamp((tracer_args->srcArray ? 1 : 0) *
@@ -2592,643 +3050,762 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpy2DFromArray: [4] dst, [5] dpitch, [6] src, [7] wOffset, [8] hOffset, [9] width, [10]
- * height, [11] kind, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DFromArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArray_args *, tracer_args,
+                      const struct hip_hipMemcpy2DFromArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, src_bytes, (const uint8_t *)tracer_args->src, size_t,
                             tracer_clamp((tracer_args->src ? 1 : 0) * sizeof(*tracer_args->src),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpy2DFromArrayAsync: [4] dst, [5] dpitch, [6] src, [7] wOffset, [8] hOffset, [9] width,
- * [10] height, [11] kind, [12] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy2DFromArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy2DFromArrayAsync__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy2DFromArrayAsync_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct hip_hipMemcpy2DFromArrayAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy2DFromArrayAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, src_bytes, (const uint8_t *)tracer_args->src, size_t,
                             tracer_clamp((tracer_args->src ? 1 : 0) * sizeof(*tracer_args->src),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemcpyAtoH: [4] dst, [5] srcArray, [6] srcOffset, [7] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyAtoH,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAtoH_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyAtoH_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyAtoH__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAtoH_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, srcArray_bytes, (const uint8_t *)tracer_args->srcArray, size_t,
-                            tracer_clamp((tracer_args->srcArray ? 1 : 0) *
-                                             sizeof(*tracer_args->srcArray),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyAtoH_args *, tracer_args,
+                      const struct hip_hipMemcpyAtoH_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMemcpyAtoH_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, srcArray_bytes, (const uint8_t *)tracer_args->srcArray, size_t,
+            tracer_clamp((tracer_args->srcArray ? 1 : 0) * sizeof(*tracer_args->srcArray),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* hipMemcpyHtoA: [4] dstArray, [5] dstOffset, [6] srcHost, [7] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyHtoA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyHtoA__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, dstArray_bytes, (const uint8_t *)tracer_args->dstArray, size_t,
-                            tracer_clamp((tracer_args->dstArray ? 1 : 0) *
-                                             sizeof(*tracer_args->dstArray),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyHtoA_args *, tracer_args,
+                      const struct hip_hipMemcpyHtoA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMemcpyHtoA_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, dstArray_bytes, (const uint8_t *)tracer_args->dstArray, size_t,
+            tracer_clamp((tracer_args->dstArray ? 1 : 0) * sizeof(*tracer_args->dstArray),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* hipMemcpy3D: [4] p, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy3D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
-                            tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3D_args *, tracer_args,
+                      const struct hip_hipMemcpy3D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMemcpy3D_record)) // the slots
+        lttng_ust_field_sequence_hex(uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
+                                     tracer_clamp((tracer_args->p ? 1 : 0) *
+                                                      sizeof(*tracer_args->p),
+                                                  TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* hipMemcpy3DAsync: [4] p, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpy3DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpy3DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpy3DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpy3DAsync_args *, tracer_args,
+                      const struct hip_hipMemcpy3DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpy3DAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, p_bytes, (const uint8_t *)tracer_args->p, size_t,
                             tracer_clamp((tracer_args->p ? 1 : 0) * sizeof(*tracer_args->p),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipDrvMemcpy3D: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDrvMemcpy3D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3D_args *, tracer_args,
+                      const struct hip_hipDrvMemcpy3D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy3D_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipDrvMemcpy3DAsync: [4] pCopy, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy3DAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3DAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy3DAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDrvMemcpy3DAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3DAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy3DAsync_args *, tracer_args,
+                      const struct hip_hipDrvMemcpy3DAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy3DAsync_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipDeviceCanAccessPeer: [4] canAccessPeer, [5] deviceId, [6] peerDeviceId, [3] result, [7]
- * canAccessPeer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceCanAccessPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceCanAccessPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceCanAccessPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceCanAccessPeer__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceCanAccessPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipDeviceCanAccessPeer_args *, tracer_args,
+                      const struct hip_hipDeviceCanAccessPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceCanAccessPeer_record)) // the slots
                         ))
 
-/* hipDeviceEnablePeerAccess: [4] peerDeviceId, [5] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceEnablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceEnablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceEnablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceEnablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceEnablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipDeviceEnablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceEnablePeerAccess_record)) // the slots
                         ))
 
-/* hipDeviceDisablePeerAccess: [4] peerDeviceId, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDeviceDisablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDeviceDisablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDeviceDisablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDeviceDisablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDeviceDisablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDeviceDisablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDeviceDisablePeerAccess_record)) // the slots
                         ))
 
-/* hipMemGetAddressRange: [4] pbase, [5] psize, [6] dptr, [3] result, [7] pbase_val, [8] psize_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAddressRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAddressRange_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemGetAddressRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemGetAddressRange__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAddressRange_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAddressRange_args *, tracer_args,
+                      const struct hip_hipMemGetAddressRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemGetAddressRange_record)) // the slots
                         ))
 
-/* hipMemcpyPeer: [4] dst, [5] dstDeviceId, [6] src, [7] srcDeviceId, [8] sizeBytes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyPeer_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemcpyPeer__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeer__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeer_args *, tracer_args,
+                                             const struct hip_hipMemcpyPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyPeer_record)) // the slots
+                                               ))
 
-/* hipMemcpyPeerAsync: [4] dst, [5] dstDeviceId, [6] src, [7] srcDevice, [8] sizeBytes, [9] stream,
- * [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemcpyPeerAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeerAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemcpyPeerAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemcpyPeerAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeerAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemcpyPeerAsync_args *, tracer_args,
+                      const struct hip_hipMemcpyPeerAsync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemcpyPeerAsync_record)) // the slots
                         ))
 
-/* hipCtxCreate: [4] ctx, [5] flags, [6] device, [3] result, [7] ctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxCreate_args *, tracer_args,
+                                             const struct hip_hipCtxCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxCreate_record)) // the slots
+                                               ))
 
-/* hipCtxDestroy: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxDestroy_args *, tracer_args,
+                                             const struct hip_hipCtxDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxDestroy_record)) // the slots
+                                               ))
 
-/* hipCtxPopCurrent: [4] ctx, [3] result, [5] ctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPopCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxPopCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxPopCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxPopCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxPopCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPopCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxPopCurrent_args *, tracer_args,
+                                             const struct hip_hipCtxPopCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxPopCurrent_record)) // the slots
+                                               ))
 
-/* hipCtxPushCurrent: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxPushCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxPushCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxPushCurrent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxPushCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxPushCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxPushCurrent_args *, tracer_args,
+                      const struct hip_hipCtxPushCurrent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxPushCurrent_record)) // the slots
                         ))
 
-/* hipCtxSetCurrent: [4] ctx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxSetCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxSetCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCurrent_args *, tracer_args,
+                                             const struct hip_hipCtxSetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxSetCurrent_record)) // the slots
+                                               ))
 
-/* hipCtxGetCurrent: [4] ctx, [3] result, [5] ctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCurrent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetCurrent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxGetCurrent__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCurrent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCurrent__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCurrent_args *, tracer_args,
+                                             const struct hip_hipCtxGetCurrent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetCurrent_record)) // the slots
+                                               ))
 
-/* hipCtxGetDevice: [4] device, [3] result, [5] device_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetDevice_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxGetDevice__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetDevice__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetDevice_args *, tracer_args,
+                                             const struct hip_hipCtxGetDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetDevice_record)) // the slots
+                                               ))
 
-/* hipCtxGetApiVersion: [4] ctx, [5] apiVersion, [3] result, [6] apiVersion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetApiVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetApiVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetApiVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxGetApiVersion__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetApiVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetApiVersion_args *, tracer_args,
+                      const struct hip_hipCtxGetApiVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxGetApiVersion_record)) // the slots
                         ))
 
-/* hipCtxGetCacheConfig: [4] cacheConfig, [3] result, [5] cacheConfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxGetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetCacheConfig_args *, tracer_args,
+                      const struct hip_hipCtxGetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxGetCacheConfig_record)) // the slots
                         ))
 
-/* hipCtxSetCacheConfig: [4] cacheConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxSetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetCacheConfig_args *, tracer_args,
+                      const struct hip_hipCtxSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxSetCacheConfig_record)) // the slots
                         ))
 
-/* hipCtxSetSharedMemConfig: [4] config, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxSetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxSetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipCtxSetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipCtxSetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxSetSharedMemConfig_record)) // the slots
                         ))
 
-/* hipCtxGetSharedMemConfig: [4] pConfig, [3] result, [5] pConfig_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetSharedMemConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetSharedMemConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetSharedMemConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxGetSharedMemConfig__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetSharedMemConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipCtxGetSharedMemConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxGetSharedMemConfig_record)) // the slots
                         ))
 
-/* hipCtxSynchronize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxSynchronize_args *, tracer_args,
+                      const struct hip_hipCtxSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxSynchronize_record)) // the slots
                         ))
 
-/* hipCtxGetFlags: [4] flags, [3] result, [5] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetFlags_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipCtxGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxGetFlags__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxGetFlags_args *, tracer_args,
+                                             const struct hip_hipCtxGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxGetFlags_record)) // the slots
+                                               ))
 
-/* hipCtxEnablePeerAccess: [4] peerCtx, [5] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxEnablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxEnablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxEnablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxEnablePeerAccess__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCtxEnablePeerAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipCtxEnablePeerAccess_args *, tracer_args,
+                      const struct hip_hipCtxEnablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxEnablePeerAccess_record)) // the slots
                         ))
 
-/* hipCtxDisablePeerAccess: [4] peerCtx, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCtxDisablePeerAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCtxDisablePeerAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCtxDisablePeerAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCtxDisablePeerAccess__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipCtxDisablePeerAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipCtxDisablePeerAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipCtxDisablePeerAccess_record)) // the slots
                         ))
 
-/* hipDevicePrimaryCtxGetState: [4] dev, [5] flags, [6] active, [3] result, [7] flags_val, [8]
- * active_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDevicePrimaryCtxGetState__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxGetState_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipDevicePrimaryCtxGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxGetState_record)) // the slots
                         ))
 
-/* hipDevicePrimaryCtxRelease: [4] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRelease,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxRelease_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDevicePrimaryCtxRelease__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRelease_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDevicePrimaryCtxRelease_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxRelease_record)) // the slots
                         ))
 
-/* hipDevicePrimaryCtxRetain: [4] pctx, [5] dev, [3] result, [6] pctx_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxRetain,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRetain_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxRetain_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDevicePrimaryCtxRetain__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxRetain_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipDevicePrimaryCtxRetain_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxRetain_record)) // the slots
                         ))
 
-/* hipDevicePrimaryCtxReset: [4] dev, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxReset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDevicePrimaryCtxReset__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxReset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDevicePrimaryCtxReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxReset_record)) // the slots
                         ))
 
-/* hipDevicePrimaryCtxSetFlags: [4] dev, [5] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDevicePrimaryCtxSetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxSetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxSetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDevicePrimaryCtxSetFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipDevicePrimaryCtxSetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDevicePrimaryCtxSetFlags_record)) // the slots
                         ))
 
-/* hipModuleLoad: [4] module, [5] fname, [3] result, [6] module_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoad,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoad_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleLoad_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleLoad__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoad_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        lttng_ust_field_string(fname_str, tracer_args->fname ? tracer_args->fname
-                                                                             : "") // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoad_args *, tracer_args,
+                      const struct hip_hipModuleLoad_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipModuleLoad_record)) // the slots
+        lttng_ust_field_string(fname_str, tracer_args->fname ? tracer_args->fname : "") // at entry
+        ))
 
-/* hipModuleUnload: [4] module, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleUnload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleUnload_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipModuleUnload__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleUnload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleUnload__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleUnload_args *, tracer_args,
+                                             const struct hip_hipModuleUnload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleUnload_record)) // the slots
+                                               ))
 
-/* hipModuleGetFunction: [4] function, [5] module, [6] kname, [3] result, [7] function_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetFunction,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetFunction_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleGetFunction_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleGetFunction__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetFunction_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetFunction_args *, tracer_args,
+                      const struct hip_hipModuleGetFunction_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleGetFunction_record)) // the slots
                         lttng_ust_field_string(kname_str, tracer_args->kname ? tracer_args->kname
                                                                              : "") // at entry
                         ))
 
-/* hipFuncGetAttributes: [4] attr, [5] func, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFuncGetAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFuncGetAttributes__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttributes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttributes_args *, tracer_args,
+                      const struct hip_hipFuncGetAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipFuncGetAttributes_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, attr_bytes, (const uint8_t *)tracer_args->attr, size_t,
                             tracer_clamp((tracer_args->attr ? 1 : 0) * sizeof(*tracer_args->attr),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipFuncGetAttribute: [4] value, [5] attrib, [6] hfunc, [3] result, [7] value_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipFuncGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttribute_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipFuncGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipFuncGetAttribute__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttribute_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipFuncGetAttribute_args *, tracer_args,
+                      const struct hip_hipFuncGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipFuncGetAttribute_record)) // the slots
                         ))
 
-/* hipModuleGetTexRef: [4] texRef, [5] hmod, [6] name, [3] result, [7] texRef_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleGetTexRef,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetTexRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleGetTexRef_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleGetTexRef__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetTexRef_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleGetTexRef_args *, tracer_args,
+                      const struct hip_hipModuleGetTexRef_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleGetTexRef_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* hipModuleLoadData: [4] module, [5] image, [3] result, [6] module_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleLoadData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleLoadData__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadData_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadData_args *, tracer_args,
+                      const struct hip_hipModuleLoadData_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleLoadData_record)) // the slots
                         ))
 
-/* hipModuleLoadDataEx: [4] module, [5] image, [6] numOptions, [7] options, [8] optionValues, [3]
- * result, [9] module_val, [10] optionValues_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLoadDataEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadDataEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleLoadDataEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleLoadDataEx__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadDataEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLoadDataEx_args *, tracer_args,
+                      const struct hip_hipModuleLoadDataEx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleLoadDataEx_record)) // the slots
                         ))
 
-/* hipModuleLaunchKernel: [4] f, [5] gridDimX, [6] gridDimY, [7] gridDimZ, [8] blockDimX, [9]
- * blockDimY, [10] blockDimZ, [11] sharedMemBytes, [12] stream, [13] kernelParams, [14] extra, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipModuleLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipModuleLaunchKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleLaunchKernel__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLaunchKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleLaunchKernel_args *, tracer_args,
+                      const struct hip_hipModuleLaunchKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleLaunchKernel_record)) // the slots
                         ))
 
-/* hipLaunchCooperativeKernel: [4] f, [5] kernelParams, [6] sharedMemBytes, [7] stream, [3] result
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchCooperativeKernel__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipLaunchCooperativeKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernel_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, gridDim_bytes,
                                                   (const uint8_t *)&tracer_args->gridDim,
                                                   sizeof(dim3)) // at entry
@@ -3237,39 +3814,45 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(dim3)) // at entry
                         ))
 
-/* hipLaunchCooperativeKernelMultiDevice: [4] launchParamsList, [5] numDevices, [6] flags, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice,
+    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernelMultiDevice_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernelMultiDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipLaunchCooperativeKernelMultiDevice_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-        lttng_ust_field_sequence_hex(uint8_t, launchParamsList_bytes,
-                                     (const uint8_t *)tracer_args->launchParamsList, size_t,
-                                     tracer_clamp((tracer_args->launchParamsList ? 1 : 0) *
-                                                      sizeof(*tracer_args->launchParamsList),
-                                                  TRACER_MAX_BYTES)) // at entry
-        ))
+                      const struct hip_hipLaunchCooperativeKernelMultiDevice_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchCooperativeKernelMultiDevice_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uint8_t, launchParamsList_bytes,
+                            (const uint8_t *)tracer_args->launchParamsList, size_t,
+                            tracer_clamp((tracer_args->launchParamsList ? 1 : 0) *
+                                             sizeof(*tracer_args->launchParamsList),
+                                         TRACER_MAX_BYTES)) // at entry
+                        ))
 
-/* hipExtLaunchMultiKernelMultiDevice: [4] launchParamsList, [5] numDevices, [6] flags, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice,
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchMultiKernelMultiDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtLaunchMultiKernelMultiDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchMultiKernelMultiDevice_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipExtLaunchMultiKernelMultiDevice_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipExtLaunchMultiKernelMultiDevice_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, launchParamsList_bytes,
                                      (const uint8_t *)tracer_args->launchParamsList, size_t,
                                      tracer_clamp((tracer_args->launchParamsList ? 1 : 0) *
@@ -3277,162 +3860,213 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipModuleOccupancyMaxPotentialBlockSize: [4] gridSize, [5] blockSize, [6] f, [7]
- * dynSharedMemPerBlk, [8] blockSizeLimit, [3] result, [9] gridSize_val, [10] blockSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize,
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSize_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleOccupancyMaxPotentialBlockSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct hip_hipModuleOccupancyMaxPotentialBlockSize_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleOccupancyMaxPotentialBlockSize_record)) // the slots
                         ))
 
-/* hipModuleOccupancyMaxPotentialBlockSizeWithFlags: [4] gridSize, [5] blockSize, [6] f, [7]
- * dynSharedMemPerBlk, [8] blockSizeLimit, [9] flags, [3] result, [10] gridSize_val, [11]
- * blockSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      tracer_args,
+                      const struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_record)) // the slots
                         ))
 
-/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessor: [4] numBlocks, [5] f, [6] blockSize, [7]
- * dynSharedMemPerBlk, [3] result, [8] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+    LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      tracer_args,
+                      const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_record)) // the slots
                         ))
 
-/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: [4] numBlocks, [5] f, [6] blockSize,
- * [7] dynSharedMemPerBlk, [8] flags, [3] result, [9] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip,
-                           hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    LTTNG_UST_TP_ARGS(
+        const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
     LTTNG_UST_TP_ARGS(
         const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *,
-        tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        tracer_args,
+        const struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record)) // the
+                                                                                            // slots
                         ))
 
-/* hipOccupancyMaxActiveBlocksPerMultiprocessor: [4] numBlocks, [5] f, [6] blockSize, [7]
- * dynSharedMemPerBlk, [3] result, [8] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor,
+    LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      tracer_args,
+                      const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_record)) // the slots
                         ))
 
-/* hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: [4] numBlocks, [5] f, [6] blockSize, [7]
- * dynSharedMemPerBlk, [8] flags, [3] result, [9] numBlocks_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    LTTNG_UST_TP_ARGS(
+        const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(
+        const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args,
+        const struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record *,
+        tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_record)) // the slots
                         ))
 
-/* hipOccupancyMaxPotentialBlockSize: [4] gridSize, [5] blockSize, [6] f, [7] dynSharedMemPerBlk,
- * [8] blockSizeLimit, [3] result, [9] gridSize_val, [10] blockSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipOccupancyMaxPotentialBlockSize,
+    LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxPotentialBlockSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipOccupancyMaxPotentialBlockSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipOccupancyMaxPotentialBlockSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct hip_hipOccupancyMaxPotentialBlockSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipOccupancyMaxPotentialBlockSize_record)) // the slots
                         ))
 
-/* hipConfigureCall: [4] sharedMem, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipConfigureCall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipConfigureCall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipConfigureCall_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipConfigureCall__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipConfigureCall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipConfigureCall_args *, tracer_args,
+                      const struct hip_hipConfigureCall_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipConfigureCall_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, gridDim_bytes, (const uint8_t *)&tracer_args->gridDim,
                                   sizeof(dim3)) // at entry
         lttng_ust_field_array_hex(uint8_t, blockDim_bytes, (const uint8_t *)&tracer_args->blockDim,
                                   sizeof(dim3)) // at entry
         ))
 
-/* hipSetupArgument: [4] arg, [5] size, [6] offset, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetupArgument,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipSetupArgument_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipSetupArgument_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipSetupArgument__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipSetupArgument_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipSetupArgument__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipSetupArgument_args *, tracer_args,
+                                             const struct hip_hipSetupArgument_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipSetupArgument_record)) // the slots
+                                               ))
 
-/* hipLaunchByPtr: [4] func, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchByPtr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchByPtr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchByPtr_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipLaunchByPtr__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchByPtr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchByPtr__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchByPtr_args *, tracer_args,
+                                             const struct hip_hipLaunchByPtr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchByPtr_record)) // the slots
+                                               ))
 
-/* hipLaunchKernel: [4] function_address, [5] args, [6] sharedMemBytes, [7] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchKernel__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchKernel_args *, tracer_args,
+                      const struct hip_hipLaunchKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchKernel_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, numBlocks_bytes,
                                                   (const uint8_t *)&tracer_args->numBlocks,
                                                   sizeof(dim3)) // at entry
@@ -3441,35 +4075,40 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(dim3)) // at entry
                         ))
 
-/* hipDrvMemcpy2DUnaligned: [4] pCopy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDrvMemcpy2DUnaligned,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy2DUnaligned_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy2DUnaligned_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDrvMemcpy2DUnaligned__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDrvMemcpy2DUnaligned_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDrvMemcpy2DUnaligned_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDrvMemcpy2DUnaligned_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCopy_bytes, (const uint8_t *)tracer_args->pCopy, size_t,
                             tracer_clamp((tracer_args->pCopy ? 1 : 0) * sizeof(*tracer_args->pCopy),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipExtLaunchKernel: [4] function_address, [5] args, [6] sharedMemBytes, [7] stream, [8]
- * startEvent, [9] stopEvent, [10] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipExtLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipExtLaunchKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipExtLaunchKernel__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipExtLaunchKernel_args *, tracer_args,
+                      const struct hip_hipExtLaunchKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipExtLaunchKernel_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, numBlocks_bytes,
                                                   (const uint8_t *)&tracer_args->numBlocks,
                                                   sizeof(dim3)) // at entry
@@ -3478,18 +4117,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(dim3)) // at entry
                         ))
 
-/* hipBindTextureToMipmappedArray: [4] tex, [5] mipmappedArray, [6] desc, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipBindTextureToMipmappedArray,
+    LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToMipmappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipBindTextureToMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipBindTextureToMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipBindTextureToMipmappedArray_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipBindTextureToMipmappedArray_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, tex_bytes, (const uint8_t *)tracer_args->tex, size_t,
                                      tracer_clamp((tracer_args->tex ? 1 : 0) *
                                                       sizeof(*tracer_args->tex),
@@ -3505,32 +4147,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGetTextureReference: [4] texref, [5] symbol, [3] result, [6] texref_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureReference,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureReference_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetTextureReference_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetTextureReference__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureReference_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureReference_args *, tracer_args,
+                      const struct hip_hipGetTextureReference_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureReference_record)) // the slots
                         ))
 
-/* hipCreateTextureObject: [4] pTexObject, [5] pResDesc, [6] pTexDesc, [7] pResViewDesc, [3] result,
- * [8] pTexObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipCreateTextureObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipCreateTextureObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipCreateTextureObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipCreateTextureObject__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipCreateTextureObject_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipCreateTextureObject_args *, tracer_args,
+                      const struct hip_hipCreateTextureObject_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipCreateTextureObject_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
             tracer_clamp((tracer_args->pResDesc ? 1 : 0) * sizeof(*tracer_args->pResDesc),
@@ -3545,30 +4192,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipDestroyTextureObject: [4] textureObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipDestroyTextureObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipDestroyTextureObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipDestroyTextureObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipDestroyTextureObject__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipDestroyTextureObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipDestroyTextureObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipDestroyTextureObject_record)) // the slots
                         ))
 
-/* hipGetChannelDesc: [4] desc, [5] array, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetChannelDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetChannelDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetChannelDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetChannelDesc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetChannelDesc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetChannelDesc_args *, tracer_args,
+                      const struct hip_hipGetChannelDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetChannelDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -3579,17 +4232,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipGetTextureObjectResourceDesc: [4] pResDesc, [5] textureObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGetTextureObjectResourceDesc,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetTextureObjectResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipGetTextureObjectResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -3597,35 +4253,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipGetTextureObjectResourceViewDesc: [4] pResViewDesc, [5] textureObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectResourceViewDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGetTextureObjectResourceViewDesc,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceViewDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectResourceViewDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectResourceViewDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGetTextureObjectResourceViewDesc_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectResourceViewDesc_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResViewDesc_bytes, (const uint8_t *)tracer_args->pResViewDesc, size_t,
             tracer_clamp((tracer_args->pResViewDesc ? 1 : 0) * sizeof(*tracer_args->pResViewDesc),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipGetTextureObjectTextureDesc: [4] pTexDesc, [5] textureObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureObjectTextureDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGetTextureObjectTextureDesc,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectTextureDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetTextureObjectTextureDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureObjectTextureDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipGetTextureObjectTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureObjectTextureDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pTexDesc_bytes, (const uint8_t *)tracer_args->pTexDesc, size_t,
                             tracer_clamp((tracer_args->pTexDesc ? 1 : 0) *
@@ -3633,17 +4295,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetAddressMode: [4] texRef, [5] dim, [6] am, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddressMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddressMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddressMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetAddressMode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddressMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefSetAddressMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddressMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3651,17 +4316,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetArray: [4] tex, [5] array, [6] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetArray_args *, tracer_args,
+                      const struct hip_hipTexRefSetArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, array_bytes, (const uint8_t *)tracer_args->array, size_t,
                             tracer_clamp((tracer_args->array ? 1 : 0) * sizeof(*tracer_args->array),
@@ -3672,17 +4340,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetFilterMode: [4] texRef, [5] fm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFilterMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetFilterMode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFilterMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFilterMode_args *, tracer_args,
+                      const struct hip_hipTexRefSetFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFilterMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3690,17 +4361,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetFlags: [4] texRef, [5] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFlags_args *, tracer_args,
+                      const struct hip_hipTexRefSetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFlags_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3708,17 +4382,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetFormat: [4] texRef, [5] fmt, [6] NumPackedComponents, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetFormat,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFormat_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFormat_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetFormat__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFormat_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetFormat_args *, tracer_args,
+                      const struct hip_hipTexRefSetFormat_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetFormat_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3726,19 +4403,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexObjectCreate: [4] pTexObject, [5] pResDesc, [6] pTexDesc, [7] pResViewDesc, [3] result, [8]
- * pTexObject_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexObjectCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexObjectCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectCreate_args *, tracer_args,
+                      const struct hip_hipTexObjectCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipTexObjectCreate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
             tracer_clamp((tracer_args->pResDesc ? 1 : 0) * sizeof(*tracer_args->pResDesc),
@@ -3753,30 +4432,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipTexObjectDestroy: [4] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexObjectDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexObjectDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectDestroy_args *, tracer_args,
+                      const struct hip_hipTexObjectDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexObjectDestroy_record)) // the slots
                         ))
 
-/* hipTexObjectGetResourceDesc: [4] pResDesc, [5] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetResourceDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexObjectGetResourceDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipTexObjectGetResourceDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetResourceDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pResDesc_bytes, (const uint8_t *)tracer_args->pResDesc, size_t,
                             tracer_clamp((tracer_args->pResDesc ? 1 : 0) *
@@ -3784,35 +4469,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexObjectGetResourceViewDesc: [4] pResViewDesc, [5] texObject, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetResourceViewDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipTexObjectGetResourceViewDesc,
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceViewDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetResourceViewDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexObjectGetResourceViewDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetResourceViewDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipTexObjectGetResourceViewDesc_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetResourceViewDesc_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pResViewDesc_bytes, (const uint8_t *)tracer_args->pResViewDesc, size_t,
             tracer_clamp((tracer_args->pResViewDesc ? 1 : 0) * sizeof(*tracer_args->pResViewDesc),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipTexObjectGetTextureDesc: [4] pTexDesc, [5] texObject, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexObjectGetTextureDesc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetTextureDesc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetTextureDesc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexObjectGetTextureDesc__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexObjectGetTextureDesc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipTexObjectGetTextureDesc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexObjectGetTextureDesc_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pTexDesc_bytes, (const uint8_t *)tracer_args->pTexDesc, size_t,
                             tracer_clamp((tracer_args->pTexDesc ? 1 : 0) *
@@ -3820,18 +4511,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipBindTexture: [4] offset, [5] tex, [6] devPtr, [7] desc, [8] size, [3] result, [9] offset_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipBindTexture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipBindTexture__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture_args *, tracer_args,
+                      const struct hip_hipBindTexture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipBindTexture_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, tex_bytes, (const uint8_t *)tracer_args->tex, size_t,
                             tracer_clamp((tracer_args->tex ? 1 : 0) * sizeof(*tracer_args->tex),
@@ -3842,18 +4535,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipBindTexture2D: [4] offset, [5] tex, [6] devPtr, [7] desc, [8] width, [9] height, [10] pitch,
- * [3] result, [11] offset_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTexture2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipBindTexture2D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipBindTexture2D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipBindTexture2D_args *, tracer_args,
+                      const struct hip_hipBindTexture2D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipBindTexture2D_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, tex_bytes, (const uint8_t *)tracer_args->tex, size_t,
                             tracer_clamp((tracer_args->tex ? 1 : 0) * sizeof(*tracer_args->tex),
@@ -3864,17 +4559,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipBindTextureToArray: [4] tex, [5] array, [6] desc, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipBindTextureToArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipBindTextureToArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipBindTextureToArray__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToArray_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipBindTextureToArray_args *, tracer_args,
+                      const struct hip_hipBindTextureToArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipBindTextureToArray_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, tex_bytes, (const uint8_t *)tracer_args->tex, size_t,
                             tracer_clamp((tracer_args->tex ? 1 : 0) * sizeof(*tracer_args->tex),
@@ -3889,17 +4587,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipGetTextureAlignmentOffset: [4] offset, [5] texref, [3] result, [6] offset_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetTextureAlignmentOffset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGetTextureAlignmentOffset,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureAlignmentOffset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureAlignmentOffset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetTextureAlignmentOffset__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGetTextureAlignmentOffset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGetTextureAlignmentOffset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetTextureAlignmentOffset_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texref_bytes,
                                                      (const uint8_t *)tracer_args->texref, size_t,
                                                      tracer_clamp((tracer_args->texref ? 1 : 0) *
@@ -3907,34 +4608,40 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipUnbindTexture: [4] tex, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipUnbindTexture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipUnbindTexture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipUnbindTexture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipUnbindTexture__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipUnbindTexture_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipUnbindTexture_args *, tracer_args,
+                      const struct hip_hipUnbindTexture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipUnbindTexture_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, tex_bytes, (const uint8_t *)tracer_args->tex, size_t,
                             tracer_clamp((tracer_args->tex ? 1 : 0) * sizeof(*tracer_args->tex),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetAddress: [4] dev_ptr, [5] texRef, [3] result, [6] dev_ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddress_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetAddress__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddress_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddress_args *, tracer_args,
+                      const struct hip_hipTexRefGetAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetAddress_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3942,17 +4649,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetAddressMode: [4] pam, [5] texRef, [6] dim, [3] result, [7] pam_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetAddressMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddressMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetAddressMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetAddressMode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetAddressMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipTexRefGetAddressMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetAddressMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3960,17 +4670,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetFilterMode: [4] pfm, [5] texRef, [3] result, [6] pfm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFilterMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetFilterMode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFilterMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFilterMode_args *, tracer_args,
+                      const struct hip_hipTexRefGetFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFilterMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3978,17 +4691,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetFlags: [4] pFlags, [5] texRef, [3] result, [6] pFlags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFlags_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetFlags__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFlags_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFlags_args *, tracer_args,
+                      const struct hip_hipTexRefGetFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFlags_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -3996,18 +4712,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetFormat: [4] pFormat, [5] pNumChannels, [6] texRef, [3] result, [7] pFormat_val, [8]
- * pNumChannels_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetFormat,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFormat_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFormat_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetFormat__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFormat_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetFormat_args *, tracer_args,
+                      const struct hip_hipTexRefGetFormat_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetFormat_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4015,17 +4733,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetMaxAnisotropy: [4] pmaxAnsio, [5] texRef, [3] result, [6] pmaxAnsio_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMaxAnisotropy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMaxAnisotropy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMaxAnisotropy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetMaxAnisotropy__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMaxAnisotropy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefGetMaxAnisotropy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMaxAnisotropy_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4033,17 +4754,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetMipmapFilterMode: [4] pfm, [5] texRef, [3] result, [6] pfm_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipTexRefGetMipmapFilterMode,
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetMipmapFilterMode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapFilterMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefGetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapFilterMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4051,17 +4775,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetMipmapLevelBias: [4] pbias, [5] texRef, [3] result, [6] pbias_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelBias,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelBias_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapLevelBias_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetMipmapLevelBias__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelBias_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefGetMipmapLevelBias_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapLevelBias_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4069,18 +4796,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetMipmapLevelClamp: [4] pminMipmapLevelClamp, [5] pmaxMipmapLevelClamp, [6] texRef, [3]
- * result, [7] pminMipmapLevelClamp_val, [8] pmaxMipmapLevelClamp_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipmapLevelClamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipTexRefGetMipmapLevelClamp,
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapLevelClamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipmapLevelClamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipTexRefGetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipmapLevelClamp_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4088,17 +4817,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefGetMipMappedArray: [4] pArray, [5] texRef, [3] result, [6] pArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefGetMipMappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipMappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipMappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefGetMipMappedArray__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefGetMipMappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefGetMipMappedArray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefGetMipMappedArray_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4106,18 +4838,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipTexRefSetAddress: [4] ByteOffset, [5] texRef, [6] dptr, [7] bytes, [3] result, [8]
- * ByteOffset_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetAddress__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress_args *, tracer_args,
+                      const struct hip_hipTexRefSetAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddress_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4125,17 +4859,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetAddress2D: [4] texRef, [5] desc, [6] dptr, [7] Pitch, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetAddress2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddress2D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetAddress2D__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetAddress2D_args *, tracer_args,
+                      const struct hip_hipTexRefSetAddress2D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetAddress2D_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -4147,17 +4884,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetMaxAnisotropy: [4] texRef, [5] maxAniso, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMaxAnisotropy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMaxAnisotropy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMaxAnisotropy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetMaxAnisotropy__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMaxAnisotropy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipTexRefSetMaxAnisotropy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMaxAnisotropy_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4165,17 +4905,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetBorderColor: [4] texRef, [5] pBorderColor, [3] result, [6] pBorderColor_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetBorderColor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetBorderColor_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetBorderColor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetBorderColor__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetBorderColor_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefSetBorderColor_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetBorderColor_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4183,17 +4926,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetMipmapFilterMode: [4] texRef, [5] fm, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapFilterMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipTexRefSetMipmapFilterMode,
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapFilterMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetMipmapFilterMode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapFilterMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipTexRefSetMipmapFilterMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapFilterMode_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4201,17 +4947,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetMipmapLevelBias: [4] texRef, [5] bias, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelBias,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelBias_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapLevelBias_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetMipmapLevelBias__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelBias_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipTexRefSetMipmapLevelBias_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapLevelBias_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4219,18 +4968,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetMipmapLevelClamp: [4] texRef, [5] minMipMapLevelClamp, [6] maxMipMapLevelClamp, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmapLevelClamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipTexRefSetMipmapLevelClamp,
+    LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapLevelClamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmapLevelClamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipTexRefSetMipmapLevelClamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmapLevelClamp_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, texRef_bytes,
                                                      (const uint8_t *)tracer_args->texRef, size_t,
                                                      tracer_clamp((tracer_args->texRef ? 1 : 0) *
@@ -4238,18 +4989,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipTexRefSetMipmappedArray: [4] texRef, [5] mipmappedArray, [6] Flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipTexRefSetMipmappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmappedArray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipTexRefSetMipmappedArray__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipTexRefSetMipmappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipTexRefSetMipmappedArray_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipTexRefSetMipmappedArray_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, texRef_bytes, (const uint8_t *)tracer_args->texRef, size_t,
             tracer_clamp((tracer_args->texRef ? 1 : 0) * sizeof(*tracer_args->texRef),
@@ -4261,19 +5015,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipMipmappedArrayCreate: [4] pHandle, [5] pMipmappedArrayDesc, [6] numMipmapLevels, [3] result,
- * [7] pHandle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMipmappedArrayCreate__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipMipmappedArrayCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayCreate_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pMipmappedArrayDesc_bytes,
                                      (const uint8_t *)tracer_args->pMipmappedArrayDesc, size_t,
                                      tracer_clamp((tracer_args->pMipmappedArrayDesc ? 1 : 0) *
@@ -4281,18 +5037,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipMipmappedArrayDestroy: [4] hMipmappedArray, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMipmappedArrayDestroy__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayDestroy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipMipmappedArrayDestroy_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayDestroy_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, hMipmappedArray_bytes,
                                      (const uint8_t *)tracer_args->hMipmappedArray, size_t,
                                      tracer_clamp((tracer_args->hMipmappedArray ? 1 : 0) *
@@ -4300,19 +5059,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipMipmappedArrayGetLevel: [4] pLevelArray, [5] hMipMappedArray, [6] level, [3] result, [7]
- * pLevelArray_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMipmappedArrayGetLevel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayGetLevel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayGetLevel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMipmappedArrayGetLevel__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMipmappedArrayGetLevel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipMipmappedArrayGetLevel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMipmappedArrayGetLevel_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, hMipMappedArray_bytes,
                                      (const uint8_t *)tracer_args->hMipMappedArray, size_t,
                                      tracer_clamp((tracer_args->hMipMappedArray ? 1 : 0) *
@@ -4320,1391 +5081,1644 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipRegisterApiCallback: [4] id, [5] fun, [6] arg, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterApiCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipRegisterApiCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipRegisterApiCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipRegisterApiCallback__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipRegisterApiCallback_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipRegisterApiCallback_args *, tracer_args,
+                      const struct hip_hipRegisterApiCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipRegisterApiCallback_record)) // the slots
                         ))
 
-/* hipRemoveApiCallback: [4] id, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveApiCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipRemoveApiCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipRemoveApiCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipRemoveApiCallback__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipRemoveApiCallback_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipRemoveApiCallback_args *, tracer_args,
+                      const struct hip_hipRemoveApiCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipRemoveApiCallback_record)) // the slots
                         ))
 
-/* hipRegisterActivityCallback: [4] id, [5] fun, [6] arg, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRegisterActivityCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipRegisterActivityCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipRegisterActivityCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipRegisterActivityCallback__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipRegisterActivityCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipRegisterActivityCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipRegisterActivityCallback_record)) // the slots
                         ))
 
-/* hipRemoveActivityCallback: [4] id, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipRemoveActivityCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipRemoveActivityCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipRemoveActivityCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipRemoveActivityCallback__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipRemoveActivityCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipRemoveActivityCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipRemoveActivityCallback_record)) // the slots
                         ))
 
-/* hipApiName: [4] id, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipApiName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipApiName_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipApiName_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipApiName__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipApiName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipApiName__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipApiName_args *, tracer_args,
+                                             const struct hip_hipApiName_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipApiName_record)) // the slots
+                                               ))
 
-/* hipKernelNameRef: [4] f, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRef,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipKernelNameRef_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipKernelNameRef__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRef_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRef__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRef_args *, tracer_args,
+                                             const struct hip_hipKernelNameRef_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipKernelNameRef_record)) // the slots
+                                               ))
 
-/* hipKernelNameRefByPtr: [4] hostFunction, [5] stream, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipKernelNameRefByPtr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRefByPtr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipKernelNameRefByPtr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipKernelNameRefByPtr__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRefByPtr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipKernelNameRefByPtr_args *, tracer_args,
+                      const struct hip_hipKernelNameRefByPtr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipKernelNameRefByPtr_record)) // the slots
                         ))
 
-/* hipGetStreamDeviceId: [4] stream, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGetStreamDeviceId,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGetStreamDeviceId_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGetStreamDeviceId_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGetStreamDeviceId__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGetStreamDeviceId_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGetStreamDeviceId_args *, tracer_args,
+                      const struct hip_hipGetStreamDeviceId_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGetStreamDeviceId_record)) // the slots
                         ))
 
-/* hipStreamBeginCapture: [4] stream, [5] mode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamBeginCapture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamBeginCapture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamBeginCapture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamBeginCapture__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamBeginCapture_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamBeginCapture_args *, tracer_args,
+                      const struct hip_hipStreamBeginCapture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamBeginCapture_record)) // the slots
                         ))
 
-/* hipStreamEndCapture: [4] stream, [5] pGraph, [3] result, [6] pGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamEndCapture,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamEndCapture_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamEndCapture_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamEndCapture__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamEndCapture_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamEndCapture_args *, tracer_args,
+                      const struct hip_hipStreamEndCapture_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamEndCapture_record)) // the slots
                         ))
 
-/* hipStreamGetCaptureInfo: [4] stream, [5] pCaptureStatus, [6] pId, [3] result, [7]
- * pCaptureStatus_val, [8] pId_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetCaptureInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetCaptureInfo__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipStreamGetCaptureInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetCaptureInfo_record)) // the slots
                         ))
 
-/* hipStreamGetCaptureInfo_v2: [4] stream, [5] captureStatus_out, [6] id_out, [7] graph_out, [8]
- * dependencies_out, [9] numDependencies_out, [3] result, [10] captureStatus_out_val, [11]
- * id_out_val, [12] dependencies_out_val, [13] numDependencies_out_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamGetCaptureInfo_v2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_v2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamGetCaptureInfo_v2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamGetCaptureInfo_v2__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamGetCaptureInfo_v2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct hip_hipStreamGetCaptureInfo_v2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamGetCaptureInfo_v2_record)) // the slots
                         ))
 
-/* hipStreamIsCapturing: [4] stream, [5] pCaptureStatus, [3] result, [6] pCaptureStatus_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamIsCapturing,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipStreamIsCapturing_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipStreamIsCapturing_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamIsCapturing__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipStreamIsCapturing_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamIsCapturing_args *, tracer_args,
+                      const struct hip_hipStreamIsCapturing_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamIsCapturing_record)) // the slots
                         ))
 
-/* hipStreamUpdateCaptureDependencies: [4] stream, [5] dependencies, [6] numDependencies, [7] flags,
- * [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipStreamUpdateCaptureDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipStreamUpdateCaptureDependencies,
+    LTTNG_UST_TP_ARGS(const struct hip_hipStreamUpdateCaptureDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamUpdateCaptureDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipStreamUpdateCaptureDependencies__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipStreamUpdateCaptureDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipStreamUpdateCaptureDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipStreamUpdateCaptureDependencies_record)) // the slots
                         ))
 
-/* hipLaunchHostFunc: [4] stream, [5] fn, [6] userData, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipLaunchHostFunc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipLaunchHostFunc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipLaunchHostFunc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipLaunchHostFunc__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchHostFunc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipLaunchHostFunc_args *, tracer_args,
+                      const struct hip_hipLaunchHostFunc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipLaunchHostFunc_record)) // the slots
                         ))
 
-/* hipThreadExchangeStreamCaptureMode: [4] mode, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipThreadExchangeStreamCaptureMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipThreadExchangeStreamCaptureMode,
+    LTTNG_UST_TP_ARGS(const struct hip_hipThreadExchangeStreamCaptureMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipThreadExchangeStreamCaptureMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipThreadExchangeStreamCaptureMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipThreadExchangeStreamCaptureMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipThreadExchangeStreamCaptureMode_record)) // the slots
                         ))
 
-/* hipGraphCreate: [4] pGraph, [5] flags, [3] result, [6] pGraph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphCreate_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphCreate__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphCreate_args *, tracer_args,
+                                             const struct hip_hipGraphCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphCreate_record)) // the slots
+                                               ))
 
-/* hipGraphDestroy: [4] graph, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroy_args *, tracer_args,
+                                             const struct hip_hipGraphDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphDestroy_record)) // the slots
+                                               ))
 
-/* hipGraphAddDependencies: [4] graph, [5] from, [6] to, [7] numDependencies, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddDependencies_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddDependencies__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphAddDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddDependencies_record)) // the slots
                         ))
 
-/* hipGraphRemoveDependencies: [4] graph, [5] from, [6] to, [7] numDependencies, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphRemoveDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphRemoveDependencies_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphRemoveDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphRemoveDependencies__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphRemoveDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphRemoveDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphRemoveDependencies_record)) // the slots
                         ))
 
-/* hipGraphGetEdges: [4] graph, [5] from, [6] to, [7] numEdges, [3] result, [8] from_val, [9]
- * to_val, [10] numEdges_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetEdges,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetEdges_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphGetEdges_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphGetEdges__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetEdges_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetEdges__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetEdges_args *, tracer_args,
+                                             const struct hip_hipGraphGetEdges_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphGetEdges_record)) // the slots
+                                               ))
 
-/* hipGraphGetNodes: [4] graph, [5] nodes, [6] numNodes, [3] result, [7] nodes_val, [8] numNodes_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphGetNodes_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphGetNodes__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetNodes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetNodes__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetNodes_args *, tracer_args,
+                                             const struct hip_hipGraphGetNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphGetNodes_record)) // the slots
+                                               ))
 
-/* hipGraphGetRootNodes: [4] graph, [5] pRootNodes, [6] pNumRootNodes, [3] result, [7]
- * pRootNodes_val, [8] pNumRootNodes_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphGetRootNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetRootNodes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphGetRootNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphGetRootNodes__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetRootNodes_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphGetRootNodes_args *, tracer_args,
+                      const struct hip_hipGraphGetRootNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphGetRootNodes_record)) // the slots
                         ))
 
-/* hipGraphNodeGetDependencies: [4] node, [5] pDependencies, [6] pNumDependencies, [3] result, [7]
- * pDependencies_val, [8] pNumDependencies_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependencies,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependencies_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetDependencies_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphNodeGetDependencies__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependencies_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphNodeGetDependencies_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetDependencies_record)) // the slots
                         ))
 
-/* hipGraphNodeGetDependentNodes: [4] node, [5] pDependentNodes, [6] pNumDependentNodes, [3] result,
- * [7] pDependentNodes_val, [8] pNumDependentNodes_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetDependentNodes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphNodeGetDependentNodes,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependentNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetDependentNodes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphNodeGetDependentNodes__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetDependentNodes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphNodeGetDependentNodes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetDependentNodes_record)) // the slots
                         ))
 
-/* hipGraphNodeGetType: [4] node, [5] pType, [3] result, [6] pType_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeGetType,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetType_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetType_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphNodeGetType__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetType_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeGetType_args *, tracer_args,
+                      const struct hip_hipGraphNodeGetType_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphNodeGetType_record)) // the slots
                         ))
 
-/* hipGraphDestroyNode: [4] node, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphDestroyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphDestroyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphDestroyNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphDestroyNode_args *, tracer_args,
+                      const struct hip_hipGraphDestroyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphDestroyNode_record)) // the slots
                         ))
 
-/* hipGraphClone: [4] pGraphClone, [5] originalGraph, [3] result, [6] pGraphClone_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphClone_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphClone__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphClone_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphClone__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphClone_args *, tracer_args,
+                                             const struct hip_hipGraphClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphClone_record)) // the slots
+                                               ))
 
-/* hipGraphNodeFindInClone: [4] pNode, [5] originalNode, [6] clonedGraph, [3] result, [7] pNode_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphNodeFindInClone,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeFindInClone_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphNodeFindInClone_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphNodeFindInClone__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphNodeFindInClone_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphNodeFindInClone_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphNodeFindInClone_record)) // the slots
                         ))
 
-/* hipGraphInstantiate: [4] pGraphExec, [5] graph, [6] pErrorNode, [7] pLogBuffer, [8] bufferSize,
- * [3] result, [9] pGraphExec_val, [10] pErrorNode_val, [11] pLogBuffer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphInstantiate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphInstantiate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiate_args *, tracer_args,
+                      const struct hip_hipGraphInstantiate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphInstantiate_record)) // the slots
                         ))
 
-/* hipGraphInstantiateWithFlags: [4] pGraphExec, [5] graph, [6] flags, [3] result, [7]
- * pGraphExec_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphInstantiateWithFlags,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphInstantiateWithFlags,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphInstantiateWithFlags_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphInstantiateWithFlags__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphInstantiateWithFlags_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphInstantiateWithFlags_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphInstantiateWithFlags_record)) // the slots
                         ))
 
-/* hipGraphLaunch: [4] graphExec, [5] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphLaunch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphLaunch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphLaunch_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGraphLaunch__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphLaunch_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphLaunch__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphLaunch_args *, tracer_args,
+                                             const struct hip_hipGraphLaunch_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphLaunch_record)) // the slots
+                                               ))
 
-/* hipGraphExecDestroy: [4] graphExec, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphExecDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecDestroy_args *, tracer_args,
+                      const struct hip_hipGraphExecDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecDestroy_record)) // the slots
                         ))
 
-/* hipGraphExecUpdate: [4] hGraphExec, [5] hGraph, [6] hErrorNode_out, [7] updateResult_out, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecUpdate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecUpdate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphExecUpdate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecUpdate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecUpdate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecUpdate_args *, tracer_args,
+                      const struct hip_hipGraphExecUpdate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecUpdate_record)) // the slots
                         ))
 
-/* hipGraphAddKernelNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pNodeParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddKernelNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddKernelNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddKernelNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddKernelNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddKernelNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddKernelNode_args *, tracer_args,
+                      const struct hip_hipGraphAddKernelNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphAddKernelNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphKernelNodeGetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphKernelNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphKernelNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipGraphKernelNodeSetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphKernelNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphKernelNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphExecKernelNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecKernelNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecKernelNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecKernelNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecKernelNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecKernelNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecKernelNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphExecKernelNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphExecKernelNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphAddMemcpyNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pCopyParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddMemcpyNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode_args *, tracer_args,
+                      const struct hip_hipGraphAddMemcpyNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pCopyParams_bytes, (const uint8_t *)tracer_args->pCopyParams, size_t,
             tracer_clamp((tracer_args->pCopyParams ? 1 : 0) * sizeof(*tracer_args->pCopyParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphMemcpyNodeGetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemcpyNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphMemcpyNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipGraphMemcpyNodeSetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphKernelNodeSetAttribute: [4] hNode, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeSetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphKernelNodeSetAttribute,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeSetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphKernelNodeSetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeSetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphKernelNodeSetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeSetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipGraphKernelNodeGetAttribute: [4] hNode, [5] attr, [6] value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphKernelNodeGetAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphKernelNodeGetAttribute,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeGetAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphKernelNodeGetAttribute__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphKernelNodeGetAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphKernelNodeGetAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphKernelNodeGetAttribute_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, value_bytes, (const uint8_t *)tracer_args->value, size_t,
                             tracer_clamp((tracer_args->value ? 1 : 0) * sizeof(*tracer_args->value),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipGraphExecMemcpyNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecMemcpyNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphExecMemcpyNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphAddMemcpyNode1D: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * dst, [9] src, [10] count, [11] kind, [3] result, [12] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNode1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode1D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNode1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddMemcpyNode1D__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNode1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct hip_hipGraphAddMemcpyNode1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNode1D_record)) // the slots
                         ))
 
-/* hipGraphMemcpyNodeSetParams1D: [4] node, [5] dst, [6] src, [7] count, [8] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphMemcpyNodeSetParams1D,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParams1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParams1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParams1D_record)) // the slots
                         ))
 
-/* hipGraphExecMemcpyNodeSetParams1D: [4] hGraphExec, [5] node, [6] dst, [7] src, [8] count, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParams1D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParams1D_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphExecMemcpyNodeSetParams1D_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParams1D_record)) // the slots
                         ))
 
-/* hipGraphAddMemcpyNodeFromSymbol: [4] pGraphNode, [5] graph, [6] pDependencies, [7]
- * numDependencies, [8] dst, [9] symbol, [10] count, [11] offset, [12] kind, [3] result, [13]
- * pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNodeFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeFromSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct hip_hipGraphAddMemcpyNodeFromSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNodeFromSymbol_record)) // the slots
                         ))
 
-/* hipGraphMemcpyNodeSetParamsFromSymbol: [4] node, [5] dst, [6] symbol, [7] count, [8] offset, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_record)) // the slots
                         ))
 
-/* hipGraphExecMemcpyNodeSetParamsFromSymbol: [4] hGraphExec, [5] node, [6] dst, [7] symbol, [8]
- * count, [9] offset, [10] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      tracer_args,
+                      const struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_record)) // the slots
                         ))
 
-/* hipGraphAddMemcpyNodeToSymbol: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies,
- * [8] symbol, [9] src, [10] count, [11] offset, [12] kind, [3] result, [13] pGraphNode_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNodeToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemcpyNodeToSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct hip_hipGraphAddMemcpyNodeToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemcpyNodeToSymbol_record)) // the slots
                         ))
 
-/* hipGraphMemcpyNodeSetParamsToSymbol: [4] node, [5] symbol, [6] src, [7] count, [8] offset, [9]
- * kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParamsToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemcpyNodeSetParamsToSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphMemcpyNodeSetParamsToSymbol_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphMemcpyNodeSetParamsToSymbol_record)) // the slots
                         ))
 
-/* hipGraphExecMemcpyNodeSetParamsToSymbol: [4] hGraphExec, [5] node, [6] symbol, [7] src, [8]
- * count, [9] offset, [10] kind, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_record)) // the slots
                         ))
 
-/* hipGraphAddMemsetNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pMemsetParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddMemsetNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemsetNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemsetNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddMemsetNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemsetNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddMemsetNode_args *, tracer_args,
+                      const struct hip_hipGraphAddMemsetNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphAddMemsetNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pMemsetParams_bytes, (const uint8_t *)tracer_args->pMemsetParams, size_t,
             tracer_clamp((tracer_args->pMemsetParams ? 1 : 0) * sizeof(*tracer_args->pMemsetParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphMemsetNodeGetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphMemsetNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemsetNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphMemsetNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphMemsetNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipGraphMemsetNodeSetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphExecMemsetNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecMemsetNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecMemsetNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemsetNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemsetNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecMemsetNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphExecMemsetNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphExecMemsetNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphAddHostNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * pNodeParams, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddHostNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddHostNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddHostNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddHostNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddHostNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddHostNode_args *, tracer_args,
+                      const struct hip_hipGraphAddHostNode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphAddHostNode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphHostNodeGetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeGetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeGetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphHostNodeGetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphHostNodeGetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeGetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphHostNodeGetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphHostNodeGetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* hipGraphHostNodeSetParams: [4] node, [5] pNodeParams, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeSetParams_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphExecHostNodeSetParams: [4] hGraphExec, [5] node, [6] pNodeParams, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecHostNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecHostNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecHostNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecHostNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecHostNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecHostNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct hip_hipGraphExecHostNodeSetParams_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipGraphExecHostNodeSetParams_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pNodeParams_bytes, (const uint8_t *)tracer_args->pNodeParams, size_t,
             tracer_clamp((tracer_args->pNodeParams ? 1 : 0) * sizeof(*tracer_args->pNodeParams),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipGraphAddChildGraphNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * childGraph, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddChildGraphNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddChildGraphNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddChildGraphNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddChildGraphNode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddChildGraphNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphAddChildGraphNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddChildGraphNode_record)) // the slots
                         ))
 
-/* hipGraphChildGraphNodeGetGraph: [4] node, [5] pGraph, [3] result, [6] pGraph_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphChildGraphNodeGetGraph,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphChildGraphNodeGetGraph,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphChildGraphNodeGetGraph_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphChildGraphNodeGetGraph_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphChildGraphNodeGetGraph_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphChildGraphNodeGetGraph_record)) // the slots
                         ))
 
-/* hipGraphExecChildGraphNodeSetParams: [4] hGraphExec, [5] node, [6] childGraph, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecChildGraphNodeSetParams,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecChildGraphNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecChildGraphNodeSetParams_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecChildGraphNodeSetParams_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphExecChildGraphNodeSetParams_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecChildGraphNodeSetParams_record)) // the slots
                         ))
 
-/* hipGraphAddEmptyNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [3]
- * result, [8] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEmptyNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEmptyNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddEmptyNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddEmptyNode__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEmptyNode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEmptyNode_args *, tracer_args,
+                      const struct hip_hipGraphAddEmptyNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddEmptyNode_record)) // the slots
                         ))
 
-/* hipGraphAddEventRecordNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies,
- * [8] event, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventRecordNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventRecordNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddEventRecordNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddEventRecordNode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventRecordNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphAddEventRecordNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddEventRecordNode_record)) // the slots
                         ))
 
-/* hipGraphEventRecordNodeGetEvent: [4] node, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphEventRecordNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventRecordNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphEventRecordNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventRecordNodeGetEvent_record)) // the slots
                         ))
 
-/* hipGraphEventRecordNodeSetEvent: [4] node, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipGraphEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* hipGraphExecEventRecordNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecEventRecordNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventRecordNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphExecEventRecordNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecEventRecordNodeSetEvent_record)) // the slots
                         ))
 
-/* hipGraphAddEventWaitNode: [4] pGraphNode, [5] graph, [6] pDependencies, [7] numDependencies, [8]
- * event, [3] result, [9] pGraphNode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphAddEventWaitNode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventWaitNode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphAddEventWaitNode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphAddEventWaitNode__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphAddEventWaitNode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct hip_hipGraphAddEventWaitNode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphAddEventWaitNode_record)) // the slots
                         ))
 
-/* hipGraphEventWaitNodeGetEvent: [4] node, [5] event_out, [3] result, [6] event_out_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeGetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphEventWaitNodeGetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventWaitNodeGetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeGetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphEventWaitNodeGetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventWaitNodeGetEvent_record)) // the slots
                         ))
 
-/* hipGraphEventWaitNodeSetEvent: [4] node, [5] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipGraphEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* hipGraphExecEventWaitNodeSetEvent: [4] hGraphExec, [5] hNode, [6] event, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecEventWaitNodeSetEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphExecEventWaitNodeSetEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipGraphExecEventWaitNodeSetEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphExecEventWaitNodeSetEvent_record)) // the slots
                         ))
 
-/* hipMemAddressFree: [4] devPtr, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressFree_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAddressFree_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemAddressFree__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressFree_args *, tracer_args,
+                      const struct hip_hipMemAddressFree_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemAddressFree_record)) // the slots
                         ))
 
-/* hipMemAddressReserve: [4] ptr, [5] size, [6] alignment, [7] addr, [8] flags, [3] result, [9]
- * ptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemAddressReserve,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressReserve_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemAddressReserve_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemAddressReserve__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressReserve_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemAddressReserve_args *, tracer_args,
+                      const struct hip_hipMemAddressReserve_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemAddressReserve_record)) // the slots
                         ))
 
-/* hipMemCreate: [4] handle, [5] size, [6] prop, [7] flags, [3] result, [8] handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemCreate__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
-                            tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemCreate_args *, tracer_args,
+                      const struct hip_hipMemCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct hip_hipMemCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
+            tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* hipMemExportToShareableHandle: [4] shareableHandle, [5] handle, [6] handleType, [7] flags, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemExportToShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipMemExportToShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemExportToShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemExportToShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemExportToShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipMemExportToShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemExportToShareableHandle_record)) // the slots
                         ))
 
-/* hipMemGetAccess: [4] flags, [5] location, [6] ptr, [3] result, [7] flags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemGetAccess_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAccess__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAccess_args *, tracer_args,
+                                             const struct hip_hipMemGetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemGetAccess_record)) // the slots
+                                               lttng_ust_field_sequence_hex(
+                                                   uint8_t, location_bytes,
+                                                   (const uint8_t *)tracer_args->location, size_t,
+                                                   tracer_clamp((tracer_args->location ? 1 : 0) *
+                                                                    sizeof(*tracer_args->location),
+                                                                TRACER_MAX_BYTES)) // at entry
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemGetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, location_bytes, (const uint8_t *)tracer_args->location, size_t,
-                            tracer_clamp((tracer_args->location ? 1 : 0) *
-                                             sizeof(*tracer_args->location),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
-
-/* hipMemGetAllocationGranularity: [4] granularity, [5] prop, [6] option, [3] result, [7]
- * granularity_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationGranularity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_hip, hipMemGetAllocationGranularity,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationGranularity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemGetAllocationGranularity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemGetAllocationGranularity__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationGranularity_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipMemGetAllocationGranularity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemGetAllocationGranularity_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemGetAllocationPropertiesFromHandle: [4] prop, [5] handle, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationPropertiesFromHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemGetAllocationPropertiesFromHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemGetAllocationPropertiesFromHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct hip_hipMemGetAllocationPropertiesFromHandle_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemGetAllocationPropertiesFromHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, prop_bytes, (const uint8_t *)tracer_args->prop, size_t,
                             tracer_clamp((tracer_args->prop ? 1 : 0) * sizeof(*tracer_args->prop),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* hipMemImportFromShareableHandle: [4] handle, [5] osHandle, [6] shHandleType, [3] result, [7]
- * handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemImportFromShareableHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipMemImportFromShareableHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemImportFromShareableHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemImportFromShareableHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemImportFromShareableHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipMemImportFromShareableHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemImportFromShareableHandle_record)) // the slots
                         ))
 
-/* hipMemMap: [4] ptr, [5] size, [6] offset, [7] handle, [8] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemMap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemMap_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemMap__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemMap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMap__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemMap_args *, tracer_args,
+                                             const struct hip_hipMemMap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemMap_record)) // the slots
+                                               ))
 
-/* hipMemMapArrayAsync: [4] mapInfoList, [5] count, [6] stream, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemMapArrayAsync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemMapArrayAsync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemMapArrayAsync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemMapArrayAsync__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemMapArrayAsync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemMapArrayAsync_args *, tracer_args,
+                      const struct hip_hipMemMapArrayAsync_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct hip_hipMemMapArrayAsync_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, mapInfoList_bytes, (const uint8_t *)tracer_args->mapInfoList, size_t,
             tracer_clamp((tracer_args->mapInfoList ? 1 : 0) * sizeof(*tracer_args->mapInfoList),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* hipMemRelease: [4] handle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRelease,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemRelease_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRelease__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemRelease_args *, tracer_args,
+                                             const struct hip_hipMemRelease_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemRelease_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemRelease__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemRelease_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
-
-/* hipMemRetainAllocationHandle: [4] handle, [5] addr, [3] result, [6] handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemRetainAllocationHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+    lttng_ust_hip, hipMemRetainAllocationHandle,
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemRetainAllocationHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemRetainAllocationHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemRetainAllocationHandle__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipMemRetainAllocationHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct hip_hipMemRetainAllocationHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemRetainAllocationHandle_record)) // the slots
                         ))
 
-/* hipMemSetAccess: [4] ptr, [5] size, [6] desc, [7] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemSetAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemSetAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemSetAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipMemSetAccess__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemSetAccess_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct hip_hipMemSetAccess_args *, tracer_args,
+                      const struct hip_hipMemSetAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipMemSetAccess_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* hipMemUnmap: [4] ptr, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemUnmap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemUnmap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemUnmap_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipMemUnmap__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipMemUnmap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipMemUnmap__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipMemUnmap_args *, tracer_args,
+                                             const struct hip_hipMemUnmap_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipMemUnmap_record)) // the slots
+                                               ))
 
-/* hipGLGetDevices: [4] pHipDeviceCount, [5] pHipDevices, [6] hipDeviceCount, [7] deviceList, [3]
- * result, [8] pHipDeviceCount_val, [9] pHipDevices_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGLGetDevices,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGLGetDevices_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGLGetDevices_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_hip, hipGLGetDevices__full,
-    LTTNG_UST_TP_ARGS(const struct hip_hipGLGetDevices_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGLGetDevices__full,
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGLGetDevices_args *, tracer_args,
+                                             const struct hip_hipGLGetDevices_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGLGetDevices_record)) // the slots
+                                               ))
 
-/* hipGraphicsGLRegisterBuffer: [4] resource, [5] buffer, [6] flags, [3] result, [7] resource_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphicsGLRegisterBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsGLRegisterBuffer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphicsGLRegisterBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsGLRegisterBuffer_record)) // the slots
                         ))
 
-/* hipGraphicsGLRegisterImage: [4] resource, [5] image, [6] target, [7] flags, [3] result, [8]
- * resource_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsGLRegisterImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphicsGLRegisterImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsGLRegisterImage__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsGLRegisterImage_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphicsGLRegisterImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsGLRegisterImage_record)) // the slots
                         ))
 
-/* hipGraphicsMapResources: [4] count, [5] resources, [6] stream, [3] result, [7] resources_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsMapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsMapResources_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphicsMapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsMapResources__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsMapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphicsMapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsMapResources_record)) // the slots
                         ))
 
-/* hipGraphicsSubResourceGetMappedArray: [4] array, [5] resource, [6] arrayIndex, [7] mipLevel, [3]
- * result, [8] array_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphicsSubResourceGetMappedArray,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsSubResourceGetMappedArray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsSubResourceGetMappedArray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphicsSubResourceGetMappedArray_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsSubResourceGetMappedArray_record)) // the slots
                         ))
 
-/* hipGraphicsResourceGetMappedPointer: [4] devPtr, [5] size, [6] resource, [3] result, [7]
- * devPtr_val, [8] size_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsResourceGetMappedPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphicsResourceGetMappedPointer,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsResourceGetMappedPointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsResourceGetMappedPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsResourceGetMappedPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct hip_hipGraphicsResourceGetMappedPointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsResourceGetMappedPointer_record)) // the slots
                         ))
 
-/* hipGraphicsUnmapResources: [4] count, [5] resources, [6] stream, [3] result, [7] resources_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnmapResources,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnmapResources_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct hip_hipGraphicsUnmapResources_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsUnmapResources__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnmapResources_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct hip_hipGraphicsUnmapResources_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsUnmapResources_record)) // the slots
                         ))
 
-/* hipGraphicsUnregisterResource: [4] resource, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_hip, hipGraphicsUnregisterResource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_hip, hipGraphicsUnregisterResource,
+    LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsUnregisterResource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_hip, hipGraphicsUnregisterResource__full,
     LTTNG_UST_TP_ARGS(const struct hip_hipGraphicsUnregisterResource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct hip_hipGraphicsUnregisterResource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct hip_hipGraphicsUnregisterResource_record)) // the slots
                         ))
 
 #endif

@@ -19,27 +19,28 @@ __thread unsigned itt_depth;
 /* __itt_pause: ittnotify.h */
 void __itt_pause(void) {
   struct itt___itt_pause_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_pause_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 0);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_pause);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_pause, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   tracer_recording_pause();
   itt_depth--;
@@ -48,28 +49,29 @@ void __itt_pause(void) {
 /* __itt_resume: ittnotify.h */
 void __itt_resume(void) {
   struct itt___itt_resume_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_resume_record tracer_record;
   tracer_recording_resume();
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 1);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_resume);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_resume, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -77,27 +79,28 @@ void __itt_resume(void) {
 /* __itt_detach: ittnotify.h */
 void __itt_detach(void) {
   struct itt___itt_detach_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_detach_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 2);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_detach);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_detach, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_detach))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_detach, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -106,28 +109,29 @@ void __itt_detach(void) {
 void __itt_pause_scoped(__itt_collection_scope scope) {
   struct itt___itt_pause_scoped_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.scope = scope;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.scope);
+  struct itt___itt_pause_scoped_record tracer_record;
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 3);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_pause_scoped);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_pause_scoped, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_pause_scoped))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_pause_scoped, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -136,28 +140,29 @@ void __itt_pause_scoped(__itt_collection_scope scope) {
 void __itt_resume_scoped(__itt_collection_scope scope) {
   struct itt___itt_resume_scoped_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.scope = scope;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.scope);
+  struct itt___itt_resume_scoped_record tracer_record;
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 4);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_resume_scoped);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_resume_scoped, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_resume_scoped))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_resume_scoped, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -165,27 +170,28 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
 /* __itt_enable_attach: ittnotify.h */
 void __itt_enable_attach(void) {
   struct itt___itt_enable_attach_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_enable_attach_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 5);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_enable_attach);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_enable_attach, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_enable_attach))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_enable_attach, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -194,28 +200,30 @@ void __itt_enable_attach(void) {
 void __itt_thread_set_name(const char *name) {
   struct itt___itt_thread_set_name_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_thread_set_name_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 6);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_thread_set_name);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_thread_set_name, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name__full, &tracer_args,
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_set_name))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_set_name, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -223,27 +231,28 @@ void __itt_thread_set_name(const char *name) {
 /* __itt_thread_ignore: ittnotify.h */
 void __itt_thread_ignore(void) {
   struct itt___itt_thread_ignore_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_thread_ignore_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 7);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_thread_ignore);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_thread_ignore, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_thread_ignore))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_thread_ignore, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -252,28 +261,29 @@ void __itt_thread_ignore(void) {
 void __itt_suppress_push(unsigned int mask) {
   struct itt___itt_suppress_push_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.mask = mask;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.mask);
+  struct itt___itt_suppress_push_record tracer_record;
+  tracer_record.mask = (uint64_t)(tracer_args.mask);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 8);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_suppress_push);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_suppress_push, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_push))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_push, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -281,27 +291,28 @@ void __itt_suppress_push(unsigned int mask) {
 /* __itt_suppress_pop: ittnotify.h */
 void __itt_suppress_pop(void) {
   struct itt___itt_suppress_pop_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_suppress_pop_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 9);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_suppress_pop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_suppress_pop, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_pop))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_pop, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -314,32 +325,33 @@ void __itt_suppress_mark_range(__itt_suppress_mode_t mode, unsigned int mask, vo
   tracer_args.mask = mask;
   tracer_args.address = address;
   tracer_args.size = size;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(tracer_args.mode);
-  tracer_record[5] = (uint64_t)(tracer_args.mask);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.address);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
+  struct itt___itt_suppress_mark_range_record tracer_record;
+  tracer_record.mode = (uint64_t)(tracer_args.mode);
+  tracer_record.mask = (uint64_t)(tracer_args.mask);
+  tracer_record.address = (uint64_t)(uintptr_t)(tracer_args.address);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 10);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_suppress_mark_range);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_suppress_mark_range, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_mark_range))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_mark_range, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -352,32 +364,33 @@ void __itt_suppress_clear_range(__itt_suppress_mode_t mode, unsigned int mask, v
   tracer_args.mask = mask;
   tracer_args.address = address;
   tracer_args.size = size;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(tracer_args.mode);
-  tracer_record[5] = (uint64_t)(tracer_args.mask);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.address);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
+  struct itt___itt_suppress_clear_range_record tracer_record;
+  tracer_record.mode = (uint64_t)(tracer_args.mode);
+  tracer_record.mask = (uint64_t)(tracer_args.mask);
+  tracer_record.address = (uint64_t)(uintptr_t)(tracer_args.address);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 11);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_suppress_clear_range);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_suppress_clear_range, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_suppress_clear_range))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_suppress_clear_range, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -389,31 +402,32 @@ void __itt_sync_create(void *addr, const char *objtype, const char *objname, int
   tracer_args.objtype = objtype;
   tracer_args.objname = objname;
   tracer_args.attribute = attribute;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.objtype);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.objname);
-  tracer_record[7] = (uint64_t)(int64_t)(tracer_args.attribute);
+  struct itt___itt_sync_create_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.objtype = (uint64_t)(uintptr_t)(tracer_args.objtype);
+  tracer_record.objname = (uint64_t)(uintptr_t)(tracer_args.objname);
+  tracer_record.attribute = (uint64_t)(int64_t)(tracer_args.attribute);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 12);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_create, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -423,29 +437,30 @@ void __itt_sync_rename(void *addr, const char *name) {
   struct itt___itt_sync_rename_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_sync_rename_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 13);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_rename);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_rename, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_rename))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_rename, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -454,28 +469,29 @@ void __itt_sync_rename(void *addr, const char *name) {
 void __itt_sync_destroy(void *addr) {
   struct itt___itt_sync_destroy_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_sync_destroy_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 14);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_destroy);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_destroy, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_destroy))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_destroy, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -484,28 +500,29 @@ void __itt_sync_destroy(void *addr) {
 void __itt_sync_prepare(void *addr) {
   struct itt___itt_sync_prepare_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_sync_prepare_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 15);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_prepare);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_prepare, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_prepare))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_prepare, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -514,28 +531,29 @@ void __itt_sync_prepare(void *addr) {
 void __itt_sync_cancel(void *addr) {
   struct itt___itt_sync_cancel_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_sync_cancel_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 16);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_cancel);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_cancel, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_cancel))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_cancel, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -544,28 +562,29 @@ void __itt_sync_cancel(void *addr) {
 void __itt_sync_acquired(void *addr) {
   struct itt___itt_sync_acquired_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_sync_acquired_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 17);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_acquired);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_acquired, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_acquired))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_acquired, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -574,28 +593,29 @@ void __itt_sync_acquired(void *addr) {
 void __itt_sync_releasing(void *addr) {
   struct itt___itt_sync_releasing_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_sync_releasing_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 18);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_sync_releasing);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_sync_releasing, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_sync_releasing))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_sync_releasing, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -607,33 +627,35 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
   tracer_args.site = site;
   tracer_args.instance = instance;
   tracer_args.name = name;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.site);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_model_site_begin_record tracer_record;
+  tracer_record.site = (uint64_t)(uintptr_t)(tracer_args.site);
+  tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 19);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_site_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-    tracer_record[7] = tracer_args.site ? (uint64_t)(uintptr_t)(*tracer_args.site) : 0;
-    tracer_record[8] = tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_site_begin, tracer_depth, tracer_args.tracer_status);
+    tracer_record.site_val = tracer_args.site ? (uint64_t)(uintptr_t)(*tracer_args.site) : 0;
+    tracer_record.instance_val =
+        tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -642,29 +664,30 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
 void __itt_model_site_beginA(const char *name) {
   struct itt___itt_model_site_beginA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_model_site_beginA_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 20);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_site_beginA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_site_beginA, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginA))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginA, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -674,30 +697,31 @@ void __itt_model_site_beginAL(const char *name, size_t siteNameLen) {
   struct itt___itt_model_site_beginAL_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.siteNameLen = siteNameLen;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(tracer_args.siteNameLen);
+  struct itt___itt_model_site_beginAL_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.siteNameLen = (uint64_t)(tracer_args.siteNameLen);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 21);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_site_beginAL);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_site_beginAL, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_beginAL))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_beginAL, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -707,29 +731,30 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
   struct itt___itt_model_site_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.site = site;
   tracer_args.instance = instance;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.site);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
+  struct itt___itt_model_site_end_record tracer_record;
+  tracer_record.site = (uint64_t)(uintptr_t)(tracer_args.site);
+  tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 22);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_site_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_site_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -737,28 +762,29 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
 /* __itt_model_site_end_2: ittnotify.h */
 void __itt_model_site_end_2(void) {
   struct itt___itt_model_site_end_2_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_model_site_end_2_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 23);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_site_end_2);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_site_end_2, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_site_end_2))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_site_end_2, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -770,33 +796,35 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
   tracer_args.task = task;
   tracer_args.instance = instance;
   tracer_args.name = name;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.task);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_model_task_begin_record tracer_record;
+  tracer_record.task = (uint64_t)(uintptr_t)(tracer_args.task);
+  tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 24);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_task_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-    tracer_record[7] = tracer_args.task ? (uint64_t)(uintptr_t)(*tracer_args.task) : 0;
-    tracer_record[8] = tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_task_begin, tracer_depth, tracer_args.tracer_status);
+    tracer_record.task_val = tracer_args.task ? (uint64_t)(uintptr_t)(*tracer_args.task) : 0;
+    tracer_record.instance_val =
+        tracer_args.instance ? (uint64_t)(uintptr_t)(*tracer_args.instance) : 0;
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -805,29 +833,30 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
 void __itt_model_task_beginA(const char *name) {
   struct itt___itt_model_task_beginA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_model_task_beginA_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 25);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_task_beginA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_task_beginA, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginA))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginA, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -837,30 +866,31 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
   struct itt___itt_model_task_beginAL_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.taskNameLen = taskNameLen;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(tracer_args.taskNameLen);
+  struct itt___itt_model_task_beginAL_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.taskNameLen = (uint64_t)(tracer_args.taskNameLen);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 26);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_task_beginAL);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_task_beginAL, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_beginAL))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_beginAL, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -869,29 +899,30 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
 void __itt_model_iteration_taskA(const char *name) {
   struct itt___itt_model_iteration_taskA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_model_iteration_taskA_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 27);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_iteration_taskA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_iteration_taskA, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskA))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskA, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -901,30 +932,31 @@ void __itt_model_iteration_taskAL(const char *name, size_t taskNameLen) {
   struct itt___itt_model_iteration_taskAL_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.taskNameLen = taskNameLen;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(tracer_args.taskNameLen);
+  struct itt___itt_model_iteration_taskAL_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.taskNameLen = (uint64_t)(tracer_args.taskNameLen);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 28);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_iteration_taskAL);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_iteration_taskAL, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_iteration_taskAL))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_iteration_taskAL, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -934,29 +966,30 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
   struct itt___itt_model_task_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.task = task;
   tracer_args.instance = instance;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.task);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
+  struct itt___itt_model_task_end_record tracer_record;
+  tracer_record.task = (uint64_t)(uintptr_t)(tracer_args.task);
+  tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 29);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_task_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_task_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -964,28 +997,29 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
 /* __itt_model_task_end_2: ittnotify.h */
 void __itt_model_task_end_2(void) {
   struct itt___itt_model_task_end_2_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_model_task_end_2_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 30);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_task_end_2);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_task_end_2, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_task_end_2))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_task_end_2, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -994,29 +1028,30 @@ void __itt_model_task_end_2(void) {
 void __itt_model_lock_acquire(void *lock) {
   struct itt___itt_model_lock_acquire_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.lock = lock;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
+  struct itt___itt_model_lock_acquire_record tracer_record;
+  tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 31);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_lock_acquire);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_lock_acquire, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1025,29 +1060,30 @@ void __itt_model_lock_acquire(void *lock) {
 void __itt_model_lock_acquire_2(void *lock) {
   struct itt___itt_model_lock_acquire_2_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.lock = lock;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
+  struct itt___itt_model_lock_acquire_2_record tracer_record;
+  tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 32);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_lock_acquire_2);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_lock_acquire_2, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_acquire_2))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_acquire_2, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1056,29 +1092,30 @@ void __itt_model_lock_acquire_2(void *lock) {
 void __itt_model_lock_release(void *lock) {
   struct itt___itt_model_lock_release_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.lock = lock;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
+  struct itt___itt_model_lock_release_record tracer_record;
+  tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 33);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_lock_release);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_lock_release, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1087,29 +1124,30 @@ void __itt_model_lock_release(void *lock) {
 void __itt_model_lock_release_2(void *lock) {
   struct itt___itt_model_lock_release_2_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.lock = lock;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
+  struct itt___itt_model_lock_release_2_record tracer_record;
+  tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 34);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_lock_release_2);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_lock_release_2, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_lock_release_2))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_lock_release_2, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1119,30 +1157,31 @@ void __itt_model_record_allocation(void *addr, size_t size) {
   struct itt___itt_model_record_allocation_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
   tracer_args.size = size;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(tracer_args.size);
+  struct itt___itt_model_record_allocation_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 35);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_record_allocation);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_record_allocation, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_allocation))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_allocation, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1151,29 +1190,30 @@ void __itt_model_record_allocation(void *addr, size_t size) {
 void __itt_model_record_deallocation(void *addr) {
   struct itt___itt_model_record_deallocation_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_model_record_deallocation_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 36);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_record_deallocation);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_record_deallocation,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_record_deallocation))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_record_deallocation, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1183,30 +1223,31 @@ void __itt_model_induction_uses(void *addr, size_t size) {
   struct itt___itt_model_induction_uses_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
   tracer_args.size = size;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(tracer_args.size);
+  struct itt___itt_model_induction_uses_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 37);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_induction_uses);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_induction_uses, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_induction_uses))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_induction_uses, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1216,30 +1257,31 @@ void __itt_model_reduction_uses(void *addr, size_t size) {
   struct itt___itt_model_reduction_uses_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
   tracer_args.size = size;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(tracer_args.size);
+  struct itt___itt_model_reduction_uses_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 38);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_reduction_uses);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_reduction_uses, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_reduction_uses))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_reduction_uses, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1249,30 +1291,31 @@ void __itt_model_observe_uses(void *addr, size_t size) {
   struct itt___itt_model_observe_uses_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
   tracer_args.size = size;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[5] = (uint64_t)(tracer_args.size);
+  struct itt___itt_model_observe_uses_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 39);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_observe_uses);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_observe_uses, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_observe_uses))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_observe_uses, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1281,29 +1324,30 @@ void __itt_model_observe_uses(void *addr, size_t size) {
 void __itt_model_clear_uses(void *addr) {
   struct itt___itt_model_clear_uses_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_model_clear_uses_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 40);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_clear_uses);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_clear_uses, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_clear_uses))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_clear_uses, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1312,29 +1356,30 @@ void __itt_model_clear_uses(void *addr) {
 void __itt_model_disable_push(__itt_model_disable x) {
   struct itt___itt_model_disable_push_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.x = x;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.x);
+  struct itt___itt_model_disable_push_record tracer_record;
+  tracer_record.x = (uint64_t)(tracer_args.x);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 41);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_disable_push);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_disable_push, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_push))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_push, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1342,28 +1387,29 @@ void __itt_model_disable_push(__itt_model_disable x) {
 /* __itt_model_disable_pop: ittnotify.h */
 void __itt_model_disable_pop(void) {
   struct itt___itt_model_disable_pop_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_model_disable_pop_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 42);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_disable_pop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_model_disable_pop, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_disable_pop))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_disable_pop, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1372,29 +1418,30 @@ void __itt_model_disable_pop(void) {
 void __itt_model_aggregate_task(size_t x) {
   struct itt___itt_model_aggregate_task_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.x = x;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.x);
+  struct itt___itt_model_aggregate_task_record tracer_record;
+  tracer_record.x = (uint64_t)(tracer_args.x);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 43);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_model_aggregate_task);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_model_aggregate_task, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_model_aggregate_task))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_model_aggregate_task, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1404,31 +1451,32 @@ __itt_heap_function __itt_heap_function_create(const char *name, const char *dom
   struct itt___itt_heap_function_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.domain = domain;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_heap_function_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 44);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_function_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_function_create, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_function_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_function_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1440,31 +1488,32 @@ void __itt_heap_allocate_begin(__itt_heap_function h, size_t size, int initializ
   tracer_args.h = h;
   tracer_args.size = size;
   tracer_args.initialized = initialized;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(tracer_args.size);
-  tracer_record[6] = (uint64_t)(int64_t)(tracer_args.initialized);
+  struct itt___itt_heap_allocate_begin_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 45);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_allocate_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_allocate_begin, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1476,32 +1525,33 @@ void __itt_heap_allocate_end(__itt_heap_function h, void **addr, size_t size, in
   tracer_args.addr = addr;
   tracer_args.size = size;
   tracer_args.initialized = initialized;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(int64_t)(tracer_args.initialized);
+  struct itt___itt_heap_allocate_end_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 46);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_allocate_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_heap_allocate_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_allocate_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_allocate_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1511,29 +1561,31 @@ void __itt_heap_free_begin(__itt_heap_function h, void *addr) {
   struct itt___itt_heap_free_begin_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.h = h;
   tracer_args.addr = addr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_heap_free_begin_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 47);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_free_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_heap_free_begin, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin__full, &tracer_args,
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1543,29 +1595,30 @@ void __itt_heap_free_end(__itt_heap_function h, void *addr) {
   struct itt___itt_heap_free_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.h = h;
   tracer_args.addr = addr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_heap_free_end_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 48);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_free_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_heap_free_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_free_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_free_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1578,32 +1631,33 @@ void __itt_heap_reallocate_begin(__itt_heap_function h, void *addr, size_t new_s
   tracer_args.addr = addr;
   tracer_args.new_size = new_size;
   tracer_args.initialized = initialized;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[6] = (uint64_t)(tracer_args.new_size);
-  tracer_record[7] = (uint64_t)(int64_t)(tracer_args.initialized);
+  struct itt___itt_heap_reallocate_begin_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.new_size = (uint64_t)(tracer_args.new_size);
+  tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 49);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_reallocate_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_reallocate_begin, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1617,33 +1671,34 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
   tracer_args.new_addr = new_addr;
   tracer_args.new_size = new_size;
   tracer_args.initialized = initialized;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.new_addr);
-  tracer_record[7] = (uint64_t)(tracer_args.new_size);
-  tracer_record[8] = (uint64_t)(int64_t)(tracer_args.initialized);
+  struct itt___itt_heap_reallocate_end_record tracer_record;
+  tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
+  tracer_record.new_addr = (uint64_t)(uintptr_t)(tracer_args.new_addr);
+  tracer_record.new_size = (uint64_t)(tracer_args.new_size);
+  tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 50);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_reallocate_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_reallocate_end, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reallocate_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reallocate_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1651,28 +1706,29 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
 /* __itt_heap_internal_access_begin: ittnotify.h */
 void __itt_heap_internal_access_begin(void) {
   struct itt___itt_heap_internal_access_begin_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_heap_internal_access_begin_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 51);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_internal_access_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_internal_access_begin,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1680,28 +1736,29 @@ void __itt_heap_internal_access_begin(void) {
 /* __itt_heap_internal_access_end: ittnotify.h */
 void __itt_heap_internal_access_end(void) {
   struct itt___itt_heap_internal_access_end_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_heap_internal_access_end_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 52);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_internal_access_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_internal_access_end,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_internal_access_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_internal_access_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1710,28 +1767,29 @@ void __itt_heap_internal_access_end(void) {
 void __itt_heap_record_memory_growth_begin(void) {
   struct itt___itt_heap_record_memory_growth_begin_args tracer_args = {.tracer_start =
                                                                            tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_heap_record_memory_growth_begin_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 53);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_record_memory_growth_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_record_memory_growth_begin,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1739,28 +1797,29 @@ void __itt_heap_record_memory_growth_begin(void) {
 /* __itt_heap_record_memory_growth_end: ittnotify.h */
 void __itt_heap_record_memory_growth_end(void) {
   struct itt___itt_heap_record_memory_growth_end_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_heap_record_memory_growth_end_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 54);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_record_memory_growth_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_record_memory_growth_end,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record_memory_growth_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record_memory_growth_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1769,29 +1828,30 @@ void __itt_heap_record_memory_growth_end(void) {
 void __itt_heap_reset_detection(unsigned int reset_mask) {
   struct itt___itt_heap_reset_detection_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.reset_mask = reset_mask;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.reset_mask);
+  struct itt___itt_heap_reset_detection_record tracer_record;
+  tracer_record.reset_mask = (uint64_t)(tracer_args.reset_mask);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 55);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_reset_detection);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_heap_reset_detection, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_reset_detection))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_reset_detection, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1800,28 +1860,29 @@ void __itt_heap_reset_detection(unsigned int reset_mask) {
 void __itt_heap_record(unsigned int record_mask) {
   struct itt___itt_heap_record_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.record_mask = record_mask;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.record_mask);
+  struct itt___itt_heap_record_record tracer_record;
+  tracer_record.record_mask = (uint64_t)(tracer_args.record_mask);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 56);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_heap_record);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_heap_record, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_heap_record))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_heap_record, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1830,30 +1891,31 @@ void __itt_heap_record(unsigned int record_mask) {
 __itt_domain *__itt_domain_create(const char *name) {
   struct itt___itt_domain_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_domain_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 57);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_domain_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_domain_create_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_domain_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_domain_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_domain_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1863,31 +1925,32 @@ __itt_domain *__itt_domain_create(const char *name) {
 __itt_string_handle *__itt_string_handle_create(const char *name) {
   struct itt___itt_string_handle_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_string_handle_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 58);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_string_handle_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_string_handle_create_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_string_handle_create, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_string_handle_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_string_handle_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1896,29 +1959,30 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
 /* __itt_get_timestamp: ittnotify.h */
 __itt_timestamp __itt_get_timestamp(void) {
   struct itt___itt_get_timestamp_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[5];
+  struct itt___itt_get_timestamp_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 59);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_get_timestamp);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_get_timestamp_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
-    tracer_record[4] = (uint64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_get_timestamp, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_get_timestamp))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_get_timestamp, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -1929,28 +1993,29 @@ void __itt_id_create(const __itt_domain *domain, __itt_id id) {
   struct itt___itt_id_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_id_create_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 60);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_id_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_id_create, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1960,28 +2025,29 @@ void __itt_id_destroy(const __itt_domain *domain, __itt_id id) {
   struct itt___itt_id_destroy_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_id_destroy_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 61);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_id_destroy);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_id_destroy, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -1994,29 +2060,30 @@ void __itt_region_begin(const __itt_domain *domain, __itt_id id, __itt_id parent
   tracer_args.id = id;
   tracer_args.parentid = parentid;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_region_begin_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 62);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_region_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_region_begin, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2026,28 +2093,29 @@ void __itt_region_end(const __itt_domain *domain, __itt_id id) {
   struct itt___itt_region_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_region_end_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 63);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_region_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_region_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_region_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_region_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2057,29 +2125,30 @@ void __itt_frame_begin_v3(const __itt_domain *domain, __itt_id *id) {
   struct itt___itt_frame_begin_v3_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
+  struct itt___itt_frame_begin_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 64);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_begin_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_begin_v3, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2089,29 +2158,30 @@ void __itt_frame_end_v3(const __itt_domain *domain, __itt_id *id) {
   struct itt___itt_frame_end_v3_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
+  struct itt___itt_frame_end_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 65);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_end_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_end_v3, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2124,31 +2194,33 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
   tracer_args.id = id;
   tracer_args.begin = begin;
   tracer_args.end = end;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
-  tracer_record[6] = (uint64_t)(tracer_args.begin);
-  tracer_record[7] = (uint64_t)(tracer_args.end);
+  struct itt___itt_frame_submit_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
+  tracer_record.begin = (uint64_t)(tracer_args.begin);
+  tracer_record.end = (uint64_t)(tracer_args.end);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 66);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_submit_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_submit_v3, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3__full, &tracer_args,
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_submit_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_submit_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2157,29 +2229,30 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
 __itt_frame __itt_frame_create(const char *domain) {
   struct itt___itt_frame_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_frame_create_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 67);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -2189,28 +2262,29 @@ __itt_frame __itt_frame_create(const char *domain) {
 void __itt_frame_begin(__itt_frame frame) {
   struct itt___itt_frame_begin_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.frame = frame;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.frame);
+  struct itt___itt_frame_begin_record tracer_record;
+  tracer_record.frame = (uint64_t)(uintptr_t)(tracer_args.frame);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 68);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_begin, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2219,28 +2293,29 @@ void __itt_frame_begin(__itt_frame frame) {
 void __itt_frame_end(__itt_frame frame) {
   struct itt___itt_frame_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.frame = frame;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.frame);
+  struct itt___itt_frame_end_record tracer_record;
+  tracer_record.frame = (uint64_t)(uintptr_t)(tracer_args.frame);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 69);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_frame_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_frame_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_frame_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_frame_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2253,30 +2328,31 @@ void __itt_task_begin(const __itt_domain *domain, __itt_id taskid, __itt_id pare
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_task_begin_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 70);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   tracer_region_open("itt", name ? name->strA : NULL, tracer_args.tracer_start);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_begin, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2288,29 +2364,30 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.fn = fn;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.fn);
+  struct itt___itt_task_begin_fn_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 71);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin_fn);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_begin_fn, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2319,29 +2396,30 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
 void __itt_task_end(const __itt_domain *domain) {
   struct itt___itt_task_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_task_end_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 72);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   tracer_region_close("itt", tracer_args.tracer_start);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_end, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2354,30 +2432,31 @@ void __itt_task_begin_overlapped(const __itt_domain *domain, __itt_id taskid, __
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_task_begin_overlapped_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 73);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin_overlapped);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_task_begin_overlapped, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2387,29 +2466,30 @@ void __itt_task_end_overlapped(const __itt_domain *domain, __itt_id taskid) {
   struct itt___itt_task_end_overlapped_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.taskid = taskid;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_task_end_overlapped_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 74);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_end_overlapped);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_task_end_overlapped, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2422,30 +2502,31 @@ void __itt_marker(const __itt_domain *domain, __itt_id id, __itt_string_handle *
   tracer_args.id = id;
   tracer_args.name = name;
   tracer_args.scope = scope;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.scope);
+  struct itt___itt_marker_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 75);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_marker);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_marker, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2460,32 +2541,33 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
   tracer_args.type = type;
   tracer_args.count = count;
   tracer_args.data = data;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.key);
-  tracer_record[6] = (uint64_t)(tracer_args.type);
-  tracer_record[7] = (uint64_t)(tracer_args.count);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.data);
+  struct itt___itt_metadata_add_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
+  tracer_record.type = (uint64_t)(tracer_args.type);
+  tracer_record.count = (uint64_t)(tracer_args.count);
+  tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 76);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_metadata_add);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_metadata_add, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2499,32 +2581,33 @@ void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id, __itt_strin
   tracer_args.key = key;
   tracer_args.data = data;
   tracer_args.length = length;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.key);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.data);
-  tracer_record[7] = (uint64_t)(tracer_args.length);
+  struct itt___itt_metadata_str_add_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
+  tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
+  tracer_record.length = (uint64_t)(tracer_args.length);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 77);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_metadata_str_add);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_metadata_str_add, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2540,34 +2623,35 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
   tracer_args.type = type;
   tracer_args.count = count;
   tracer_args.data = data;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.scope);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.key);
-  tracer_record[7] = (uint64_t)(tracer_args.type);
-  tracer_record[8] = (uint64_t)(tracer_args.count);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.data);
+  struct itt___itt_metadata_add_with_scope_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
+  tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
+  tracer_record.type = (uint64_t)(tracer_args.type);
+  tracer_record.count = (uint64_t)(tracer_args.count);
+  tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 78);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_metadata_add_with_scope);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_metadata_add_with_scope, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_add_with_scope))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_add_with_scope, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2581,33 +2665,34 @@ void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope s
   tracer_args.key = key;
   tracer_args.data = data;
   tracer_args.length = length;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.scope);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.key);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.data);
-  tracer_record[8] = (uint64_t)(tracer_args.length);
+  struct itt___itt_metadata_str_add_with_scope_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
+  tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
+  tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
+  tracer_record.length = (uint64_t)(tracer_args.length);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 79);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_metadata_str_add_with_scope);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_metadata_str_add_with_scope,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_metadata_str_add_with_scope))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_metadata_str_add_with_scope, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2619,30 +2704,31 @@ void __itt_relation_add_to_current(const __itt_domain *domain, __itt_relation re
   tracer_args.domain = domain;
   tracer_args.relation = relation;
   tracer_args.tail = tail;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.relation);
+  struct itt___itt_relation_add_to_current_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.relation = (uint64_t)(tracer_args.relation);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 80);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_relation_add_to_current);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_relation_add_to_current, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2655,29 +2741,30 @@ void __itt_relation_add(const __itt_domain *domain, __itt_id head, __itt_relatio
   tracer_args.head = head;
   tracer_args.relation = relation;
   tracer_args.tail = tail;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.relation);
+  struct itt___itt_relation_add_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.relation = (uint64_t)(tracer_args.relation);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 81);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_relation_add);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_relation_add, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2687,31 +2774,32 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
   struct itt___itt_clock_domain_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.fn = fn;
   tracer_args.fn_data = fn_data;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fn);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.fn_data);
+  struct itt___itt_clock_domain_create_record tracer_record;
+  tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
+  tracer_record.fn_data = (uint64_t)(uintptr_t)(tracer_args.fn_data);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 82);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_clock_domain_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_clock_domain_create, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -2720,28 +2808,29 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
 /* __itt_clock_domain_reset: ittnotify.h */
 void __itt_clock_domain_reset(void) {
   struct itt___itt_clock_domain_reset_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[4];
+  struct itt___itt_clock_domain_reset_record tracer_record;
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 83);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_clock_domain_reset);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_clock_domain_reset, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_clock_domain_reset))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_clock_domain_reset, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2754,30 +2843,31 @@ void __itt_id_create_ex(const __itt_domain *domain, __itt_clock_domain *clock_do
   tracer_args.clock_domain = clock_domain;
   tracer_args.timestamp = timestamp;
   tracer_args.id = id;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
+  struct itt___itt_id_create_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 84);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_id_create_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_id_create_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_create_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_create_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2790,30 +2880,31 @@ void __itt_id_destroy_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_args.clock_domain = clock_domain;
   tracer_args.timestamp = timestamp;
   tracer_args.id = id;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
+  struct itt___itt_id_destroy_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 85);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_id_destroy_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_id_destroy_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_id_destroy_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_id_destroy_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2829,31 +2920,32 @@ void __itt_task_begin_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.name = name;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_task_begin_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 86);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_begin_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2869,32 +2961,33 @@ void __itt_task_begin_fn_ex(const __itt_domain *domain, __itt_clock_domain *cloc
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.fn = fn;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.fn);
+  struct itt___itt_task_begin_fn_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 87);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin_fn_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_begin_fn_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_fn_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_fn_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2906,30 +2999,31 @@ void __itt_task_end_ex(const __itt_domain *domain, __itt_clock_domain *clock_dom
   tracer_args.domain = domain;
   tracer_args.clock_domain = clock_domain;
   tracer_args.timestamp = timestamp;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
+  struct itt___itt_task_end_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 88);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_end_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_task_end_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2945,32 +3039,33 @@ void __itt_task_begin_overlapped_ex(const __itt_domain *domain, __itt_clock_doma
   tracer_args.taskid = taskid;
   tracer_args.parentid = parentid;
   tracer_args.name = name;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_task_begin_overlapped_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 89);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin_overlapped_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_task_begin_overlapped_ex,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_begin_overlapped_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_begin_overlapped_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -2983,31 +3078,32 @@ void __itt_task_end_overlapped_ex(const __itt_domain *domain, __itt_clock_domain
   tracer_args.clock_domain = clock_domain;
   tracer_args.timestamp = timestamp;
   tracer_args.taskid = taskid;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
+  struct itt___itt_task_end_overlapped_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 90);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_end_overlapped_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_task_end_overlapped_ex, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_task_end_overlapped_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_task_end_overlapped_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3023,32 +3119,33 @@ void __itt_marker_ex(const __itt_domain *domain, __itt_clock_domain *clock_domai
   tracer_args.id = id;
   tracer_args.name = name;
   tracer_args.scope = scope;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[8] = (uint64_t)(tracer_args.scope);
+  struct itt___itt_marker_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.scope = (uint64_t)(tracer_args.scope);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 91);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_marker_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_marker_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_marker_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_marker_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3063,32 +3160,33 @@ void __itt_relation_add_to_current_ex(const __itt_domain *domain, __itt_clock_do
   tracer_args.timestamp = timestamp;
   tracer_args.relation = relation;
   tracer_args.tail = tail;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(tracer_args.relation);
+  struct itt___itt_relation_add_to_current_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.relation = (uint64_t)(tracer_args.relation);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 92);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_relation_add_to_current_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_relation_add_to_current_ex,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_to_current_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_to_current_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3104,31 +3202,33 @@ void __itt_relation_add_ex(const __itt_domain *domain, __itt_clock_domain *clock
   tracer_args.head = head;
   tracer_args.relation = relation;
   tracer_args.tail = tail;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(tracer_args.relation);
+  struct itt___itt_relation_add_ex_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.relation = (uint64_t)(tracer_args.relation);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 93);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_relation_add_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_relation_add_ex, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex__full, &tracer_args,
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_relation_add_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_relation_add_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3138,31 +3238,32 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
   struct itt___itt_counter_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.domain = domain;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct itt___itt_counter_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 94);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_counter_create_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3175,33 +3276,34 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
   tracer_args.name = name;
   tracer_args.domain = domain;
   tracer_args.type = type;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[6] = (uint64_t)(tracer_args.type);
+  struct itt___itt_counter_create_typed_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.type = (uint64_t)(tracer_args.type);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 95);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create_typed);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_counter_create_typed_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_counter_create_typed, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_typed))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3214,33 +3316,34 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
   tracer_args.domain = domain;
   tracer_args.name = name;
   tracer_args.type = type;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.type);
+  struct itt___itt_counter_create_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.type = (uint64_t)(tracer_args.type);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 96);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_create_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   itt_hook___itt_counter_create_v3_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_create_v3, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_create_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3250,28 +3353,29 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
 void __itt_counter_inc(__itt_counter id) {
   struct itt___itt_counter_inc_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
+  struct itt___itt_counter_inc_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 97);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_inc);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_inc, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3281,30 +3385,31 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
   struct itt___itt_counter_inc_delta_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
   tracer_args.value = value;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  tracer_record[5] = (uint64_t)(tracer_args.value);
+  struct itt___itt_counter_inc_delta_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
+  tracer_record.value = (uint64_t)(tracer_args.value);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 98);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_inc_delta);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_inc_delta, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3313,28 +3418,29 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
 void __itt_counter_dec(__itt_counter id) {
   struct itt___itt_counter_dec_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
+  struct itt___itt_counter_dec_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 99);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_dec);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_dec, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3344,30 +3450,31 @@ void __itt_counter_dec_delta(__itt_counter id, unsigned long long value) {
   struct itt___itt_counter_dec_delta_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
   tracer_args.value = value;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  tracer_record[5] = (uint64_t)(tracer_args.value);
+  struct itt___itt_counter_dec_delta_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
+  tracer_record.value = (uint64_t)(tracer_args.value);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 100);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_dec_delta);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_dec_delta, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3377,29 +3484,30 @@ void __itt_counter_inc_v3(const __itt_domain *domain, __itt_string_handle *name)
   struct itt___itt_counter_inc_v3_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_counter_inc_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 101);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_inc_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_inc_v3, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3411,31 +3519,32 @@ void __itt_counter_inc_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_args.domain = domain;
   tracer_args.name = name;
   tracer_args.delta = delta;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.delta);
+  struct itt___itt_counter_inc_delta_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.delta = (uint64_t)(tracer_args.delta);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 102);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_inc_delta_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_counter_inc_delta_v3, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_inc_delta_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_inc_delta_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3445,29 +3554,30 @@ void __itt_counter_dec_v3(const __itt_domain *domain, __itt_string_handle *name)
   struct itt___itt_counter_dec_v3_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct itt___itt_counter_dec_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 103);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_dec_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_dec_v3, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3479,31 +3589,32 @@ void __itt_counter_dec_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_args.domain = domain;
   tracer_args.name = name;
   tracer_args.delta = delta;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.delta);
+  struct itt___itt_counter_dec_delta_v3_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.delta = (uint64_t)(tracer_args.delta);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 104);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_dec_delta_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_counter_dec_delta_v3, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_dec_delta_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_dec_delta_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3513,30 +3624,31 @@ void __itt_counter_set_value(__itt_counter id, void *value_ptr) {
   struct itt___itt_counter_set_value_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
   tracer_args.value_ptr = value_ptr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
+  struct itt___itt_counter_set_value_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
+  tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 105);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_set_value);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_set_value, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3549,32 +3661,33 @@ void __itt_counter_set_value_ex(__itt_counter id, __itt_clock_domain *clock_doma
   tracer_args.clock_domain = clock_domain;
   tracer_args.timestamp = timestamp;
   tracer_args.value_ptr = value_ptr;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
-  tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
+  struct itt___itt_counter_set_value_ex_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
+  tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
+  tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
+  tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 106);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_set_value_ex);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_counter_set_value_ex, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_ex))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_ex, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3584,30 +3697,31 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
   struct itt___itt_counter_set_value_v3_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.counter = counter;
   tracer_args.value_ptr = value_ptr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.counter);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
+  struct itt___itt_counter_set_value_v3_record tracer_record;
+  tracer_record.counter = (uint64_t)(uintptr_t)(tracer_args.counter);
+  tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 107);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_set_value_v3);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_counter_set_value_v3, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_set_value_v3))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_set_value_v3, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3616,28 +3730,30 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
 void __itt_counter_destroy(__itt_counter id) {
   struct itt___itt_counter_destroy_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
+  struct itt___itt_counter_destroy_record tracer_record;
+  tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 108);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_counter_destroy);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_counter_destroy, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy__full, &tracer_args,
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_counter_destroy))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_destroy, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3650,31 +3766,32 @@ void __itt_bind_context_metadata_to_counter(__itt_counter counter, size_t length
   tracer_args.counter = counter;
   tracer_args.length = length;
   tracer_args.metadata = metadata;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.counter);
-  tracer_record[5] = (uint64_t)(tracer_args.length);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.metadata);
+  struct itt___itt_bind_context_metadata_to_counter_record tracer_record;
+  tracer_record.counter = (uint64_t)(uintptr_t)(tracer_args.counter);
+  tracer_record.length = (uint64_t)(tracer_args.length);
+  tracer_record.metadata = (uint64_t)(uintptr_t)(tracer_args.metadata);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 109);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_bind_context_metadata_to_counter);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_bind_context_metadata_to_counter,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter__full,
-                           &tracer_args, tracer_record);
+                           &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_bind_context_metadata_to_counter))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_bind_context_metadata_to_counter, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3685,31 +3802,32 @@ __itt_track_group *__itt_track_group_create(__itt_string_handle *name,
   struct itt___itt_track_group_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.track_group_type = track_group_type;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(tracer_args.track_group_type);
+  struct itt___itt_track_group_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.track_group_type = (uint64_t)(tracer_args.track_group_type);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 110);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_track_group_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_track_group_create, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_group_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_group_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3722,31 +3840,32 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
   tracer_args.track_group = track_group;
   tracer_args.name = name;
   tracer_args.track_type = track_type;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.track_group);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.track_type);
+  struct itt___itt_track_create_record tracer_record;
+  tracer_record.track_group = (uint64_t)(uintptr_t)(tracer_args.track_group);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.track_type = (uint64_t)(tracer_args.track_type);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 111);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_track_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_track_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_track_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_track_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3756,28 +3875,29 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
 void __itt_set_track(__itt_track *track) {
   struct itt___itt_set_track_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.track = track;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.track);
+  struct itt___itt_set_track_record tracer_record;
+  tracer_record.track = (uint64_t)(uintptr_t)(tracer_args.track);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 112);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_set_track);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_set_track, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_set_track))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_set_track, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3787,30 +3907,31 @@ __itt_event __itt_event_create(const char *name, int namelen) {
   struct itt___itt_event_create_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
   tracer_args.namelen = namelen;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[5] = (uint64_t)(int64_t)(tracer_args.namelen);
+  struct itt___itt_event_create_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.namelen = (uint64_t)(int64_t)(tracer_args.namelen);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 113);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_event_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_event_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3820,29 +3941,30 @@ __itt_event __itt_event_create(const char *name, int namelen) {
 int __itt_event_start(__itt_event event) {
   struct itt___itt_event_start_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.event = event;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(int64_t)(tracer_args.event);
+  struct itt___itt_event_start_record tracer_record;
+  tracer_record.event = (uint64_t)(int64_t)(tracer_args.event);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 114);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_event_start);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_event_start, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_start))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_start, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3852,29 +3974,30 @@ int __itt_event_start(__itt_event event) {
 int __itt_event_end(__itt_event event) {
   struct itt___itt_event_end_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.event = event;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(int64_t)(tracer_args.event);
+  struct itt___itt_event_end_record tracer_record;
+  tracer_record.event = (uint64_t)(int64_t)(tracer_args.event);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 115);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_event_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_event_end, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_event_end))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_event_end, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3889,33 +4012,34 @@ __itt_histogram *__itt_histogram_create(const __itt_domain *domain, const char *
   tracer_args.name = name;
   tracer_args.x_axis_type = x_axis_type;
   tracer_args.y_axis_type = y_axis_type;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  tracer_record[6] = (uint64_t)(tracer_args.x_axis_type);
-  tracer_record[7] = (uint64_t)(tracer_args.y_axis_type);
+  struct itt___itt_histogram_create_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
+  tracer_record.x_axis_type = (uint64_t)(tracer_args.x_axis_type);
+  tracer_record.y_axis_type = (uint64_t)(tracer_args.y_axis_type);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 116);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_histogram_create);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
-    tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_histogram_create, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_create))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_create, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
   return tracer_args.tracer_result;
@@ -3929,32 +4053,33 @@ void __itt_histogram_submit(__itt_histogram *histogram, size_t length, void *x_a
   tracer_args.length = length;
   tracer_args.x_axis_data = x_axis_data;
   tracer_args.y_axis_data = y_axis_data;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.histogram);
-  tracer_record[5] = (uint64_t)(tracer_args.length);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.x_axis_data);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.y_axis_data);
+  struct itt___itt_histogram_submit_record tracer_record;
+  tracer_record.histogram = (uint64_t)(uintptr_t)(tracer_args.histogram);
+  tracer_record.length = (uint64_t)(tracer_args.length);
+  tracer_record.x_axis_data = (uint64_t)(uintptr_t)(tracer_args.x_axis_data);
+  tracer_record.y_axis_data = (uint64_t)(uintptr_t)(tracer_args.y_axis_data);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 117);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_histogram_submit);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_histogram_submit, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_histogram_submit))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_histogram_submit, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3965,30 +4090,31 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
   tracer_args.start_addr = start_addr;
   tracer_args.end_addr = end_addr;
   tracer_args.path = path;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.start_addr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.end_addr);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.path);
+  struct itt___itt_module_load_record tracer_record;
+  tracer_record.start_addr = (uint64_t)(uintptr_t)(tracer_args.start_addr);
+  tracer_record.end_addr = (uint64_t)(uintptr_t)(tracer_args.end_addr);
+  tracer_record.path = (uint64_t)(uintptr_t)(tracer_args.path);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 118);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_module_load);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_module_load, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -3997,28 +4123,29 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
 void __itt_module_unload(void *addr) {
   struct itt___itt_module_unload_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.addr = addr;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
+  struct itt___itt_module_unload_record tracer_record;
+  tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 119);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_module_unload);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(ITT_ID___itt_module_unload, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload__full))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -4027,29 +4154,30 @@ void __itt_module_unload(void *addr) {
 void __itt_module_load_with_sections(__itt_module_object *module_obj) {
   struct itt___itt_module_load_with_sections_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.module_obj = module_obj;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.module_obj);
+  struct itt___itt_module_load_with_sections_record tracer_record;
+  tracer_record.module_obj = (uint64_t)(uintptr_t)(tracer_args.module_obj);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 120);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_module_load_with_sections);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_module_load_with_sections,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_load_with_sections))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_load_with_sections, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }
@@ -4058,29 +4186,30 @@ void __itt_module_load_with_sections(__itt_module_object *module_obj) {
 void __itt_module_unload_with_sections(__itt_module_object *module_obj) {
   struct itt___itt_module_unload_with_sections_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.module_obj = module_obj;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.module_obj);
+  struct itt___itt_module_unload_with_sections_record tracer_record;
+  tracer_record.module_obj = (uint64_t)(uintptr_t)(tracer_args.module_obj);
   bool tracer_recorded = !itt_depth && !tracer_recording_paused();
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("itt", 121);
+    tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_module_unload_with_sections);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(ITT_ID___itt_module_unload_with_sections,
+                                                 tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections__full))
       lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_itt, __itt_module_unload_with_sections))
-      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_itt, __itt_module_unload_with_sections, &tracer_record);
     else
-      tracer_batch_call(itt_batch, itt_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(itt_batch, itt_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   itt_depth--;
 }

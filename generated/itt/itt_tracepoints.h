@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (itt_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,830 +34,1009 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* __itt_pause: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_pause_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_pause_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_itt, __itt_pause__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_pause_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause__full,
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_pause_args *, tracer_args,
+                                             const struct itt___itt_pause_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_pause_record)) // the slots
+                                               ))
 
-/* __itt_resume: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_resume_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_resume_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_itt, __itt_resume__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_resume_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume__full,
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_resume_args *, tracer_args,
+                                             const struct itt___itt_resume_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_resume_record)) // the slots
+                                               ))
 
-/* __itt_detach: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_detach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_detach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_detach_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_itt, __itt_detach__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_detach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_detach__full,
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_detach_args *, tracer_args,
+                                             const struct itt___itt_detach_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_detach_record)) // the slots
+                                               ))
 
-/* __itt_pause_scoped: [4] scope */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_pause_scoped,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_pause_scoped_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_pause_scoped_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_pause_scoped__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_pause_scoped_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_pause_scoped_args *, tracer_args,
+                      const struct itt___itt_pause_scoped_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_pause_scoped_record)) // the slots
                         ))
 
-/* __itt_resume_scoped: [4] scope */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_resume_scoped,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_resume_scoped_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_resume_scoped_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_resume_scoped__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_resume_scoped_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_resume_scoped_args *, tracer_args,
+                      const struct itt___itt_resume_scoped_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_resume_scoped_record)) // the slots
                         ))
 
-/* __itt_enable_attach: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_enable_attach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_enable_attach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_enable_attach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_enable_attach__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_enable_attach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_enable_attach_args *, tracer_args,
+                      const struct itt___itt_enable_attach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_enable_attach_record)) // the slots
                         ))
 
-/* __itt_thread_set_name: [4] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_set_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_thread_set_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_thread_set_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_thread_set_name__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_thread_set_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_thread_set_name_args *, tracer_args,
+                      const struct itt___itt_thread_set_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_thread_set_name_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_thread_ignore: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_thread_ignore,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_thread_ignore_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_thread_ignore_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_thread_ignore__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_thread_ignore_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_thread_ignore_args *, tracer_args,
+                      const struct itt___itt_thread_ignore_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_thread_ignore_record)) // the slots
                         ))
 
-/* __itt_suppress_push: [4] mask */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_push,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_push_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_suppress_push_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_suppress_push__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_push_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_push_args *, tracer_args,
+                      const struct itt___itt_suppress_push_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_suppress_push_record)) // the slots
                         ))
 
-/* __itt_suppress_pop: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_pop,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_pop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_suppress_pop_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_suppress_pop__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_pop_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_pop_args *, tracer_args,
+                      const struct itt___itt_suppress_pop_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_suppress_pop_record)) // the slots
                         ))
 
-/* __itt_suppress_mark_range: [4] mode, [5] mask, [6] address, [7] size */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_mark_range,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_mark_range_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_suppress_mark_range_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_suppress_mark_range__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_mark_range_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_suppress_mark_range_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_suppress_mark_range_record)) // the slots
                         ))
 
-/* __itt_suppress_clear_range: [4] mode, [5] mask, [6] address, [7] size */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_suppress_clear_range,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_clear_range_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_suppress_clear_range_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_suppress_clear_range__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_suppress_clear_range_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_suppress_clear_range_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_suppress_clear_range_record)) // the slots
                         ))
 
-/* __itt_sync_create: [4] addr, [5] objtype, [6] objname, [7] attribute */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_create_args *, tracer_args,
+                      const struct itt___itt_sync_create_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_sync_create_record)) // the slots
         lttng_ust_field_string(objtype_str,
                                tracer_args->objtype ? tracer_args->objtype : "") // at entry
         lttng_ust_field_string(objname_str,
                                tracer_args->objname ? tracer_args->objname : "") // at entry
         ))
 
-/* __itt_sync_rename: [4] addr, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_rename,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_rename_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_rename_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_rename__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_rename_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_rename_args *, tracer_args,
+                      const struct itt___itt_sync_rename_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_rename_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_sync_destroy: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_destroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_destroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_destroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_destroy__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_destroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_destroy_args *, tracer_args,
+                      const struct itt___itt_sync_destroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_destroy_record)) // the slots
                         ))
 
-/* __itt_sync_prepare: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_prepare,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_prepare_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_prepare_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_prepare__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_prepare_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_prepare_args *, tracer_args,
+                      const struct itt___itt_sync_prepare_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_prepare_record)) // the slots
                         ))
 
-/* __itt_sync_cancel: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_cancel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_cancel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_cancel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_cancel__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_cancel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_cancel_args *, tracer_args,
+                      const struct itt___itt_sync_cancel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_cancel_record)) // the slots
                         ))
 
-/* __itt_sync_acquired: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_acquired,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_acquired_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_acquired_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_acquired__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_acquired_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_acquired_args *, tracer_args,
+                      const struct itt___itt_sync_acquired_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_acquired_record)) // the slots
                         ))
 
-/* __itt_sync_releasing: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_sync_releasing,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_sync_releasing_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_sync_releasing_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_sync_releasing__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_releasing_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_sync_releasing_args *, tracer_args,
+                      const struct itt___itt_sync_releasing_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_sync_releasing_record)) // the slots
                         ))
 
-/* __itt_model_site_begin: [4] site, [5] instance, [6] name, [7] site_val, [8] instance_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_site_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_site_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_begin_args *, tracer_args,
+                      const struct itt___itt_model_site_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_site_begin_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_site_beginA: [4] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_site_beginA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_site_beginA__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginA_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_site_beginA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_site_beginA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_site_beginAL: [4] name, [5] siteNameLen */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_beginAL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginAL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_site_beginAL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_site_beginAL__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_beginAL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_site_beginAL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_site_beginAL_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_site_end: [4] site, [5] instance */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_site_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_site_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_args *, tracer_args,
+                      const struct itt___itt_model_site_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_site_end_record)) // the slots
                         ))
 
-/* __itt_model_site_end_2: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_site_end_2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_site_end_2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_site_end_2__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_site_end_2_args *, tracer_args,
+                      const struct itt___itt_model_site_end_2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_site_end_2_record)) // the slots
                         ))
 
-/* __itt_model_task_begin: [4] task, [5] instance, [6] name, [7] task_val, [8] instance_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_task_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_task_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_begin_args *, tracer_args,
+                      const struct itt___itt_model_task_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_task_begin_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_task_beginA: [4] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_task_beginA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_task_beginA__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginA_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_task_beginA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_task_beginA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_task_beginAL: [4] name, [5] taskNameLen */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_beginAL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginAL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_task_beginAL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_task_beginAL__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_beginAL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_task_beginAL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_task_beginAL_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_iteration_taskA: [4] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_iteration_taskA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_iteration_taskA__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskA_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_iteration_taskA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_iteration_taskA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_iteration_taskAL: [4] name, [5] taskNameLen */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_iteration_taskAL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_model_iteration_taskAL,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskAL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_iteration_taskAL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_iteration_taskAL__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_iteration_taskAL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_iteration_taskAL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_iteration_taskAL_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_model_task_end: [4] task, [5] instance */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_task_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_task_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_args *, tracer_args,
+                      const struct itt___itt_model_task_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_task_end_record)) // the slots
                         ))
 
-/* __itt_model_task_end_2: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_task_end_2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_task_end_2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_task_end_2__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_2_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_task_end_2_args *, tracer_args,
+                      const struct itt___itt_model_task_end_2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_task_end_2_record)) // the slots
                         ))
 
-/* __itt_model_lock_acquire: [4] lock */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_lock_acquire_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_lock_acquire__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_lock_acquire_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_lock_acquire_record)) // the slots
                         ))
 
-/* __itt_model_lock_acquire_2: [4] lock */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_acquire_2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_lock_acquire_2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_lock_acquire_2__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_acquire_2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_lock_acquire_2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_lock_acquire_2_record)) // the slots
                         ))
 
-/* __itt_model_lock_release: [4] lock */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_lock_release_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_lock_release__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_lock_release_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_lock_release_record)) // the slots
                         ))
 
-/* __itt_model_lock_release_2: [4] lock */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_lock_release_2,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_2_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_lock_release_2_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_lock_release_2__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_lock_release_2_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_lock_release_2_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_lock_release_2_record)) // the slots
                         ))
 
-/* __itt_model_record_allocation: [4] addr, [5] size */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_allocation,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_model_record_allocation,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_allocation_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_record_allocation_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_record_allocation__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_allocation_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_record_allocation_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_record_allocation_record)) // the slots
                         ))
 
-/* __itt_model_record_deallocation: [4] addr */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_record_deallocation,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_model_record_deallocation,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_deallocation_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_record_deallocation_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_record_deallocation__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_record_deallocation_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_record_deallocation_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_record_deallocation_record)) // the slots
                         ))
 
-/* __itt_model_induction_uses: [4] addr, [5] size */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_induction_uses,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_induction_uses_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_induction_uses_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_induction_uses__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_induction_uses_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_induction_uses_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_induction_uses_record)) // the slots
                         ))
 
-/* __itt_model_reduction_uses: [4] addr, [5] size */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_reduction_uses,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_reduction_uses_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_reduction_uses_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_reduction_uses__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_reduction_uses_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_reduction_uses_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_reduction_uses_record)) // the slots
                         ))
 
-/* __itt_model_observe_uses: [4] addr, [5] size */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_observe_uses,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_observe_uses_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_observe_uses_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_observe_uses__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_observe_uses_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_model_observe_uses_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_observe_uses_record)) // the slots
                         ))
 
-/* __itt_model_clear_uses: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_clear_uses,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_clear_uses_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_clear_uses_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_clear_uses__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_model_clear_uses_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_model_clear_uses_args *, tracer_args,
+                      const struct itt___itt_model_clear_uses_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_clear_uses_record)) // the slots
                         ))
 
-/* __itt_model_disable_push: [4] x */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_push,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_push_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_disable_push_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_disable_push__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_push_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_disable_push_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_disable_push_record)) // the slots
                         ))
 
-/* __itt_model_disable_pop: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_disable_pop,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_pop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_disable_pop_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_disable_pop__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_disable_pop_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_model_disable_pop_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_disable_pop_record)) // the slots
                         ))
 
-/* __itt_model_aggregate_task: [4] x */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_model_aggregate_task,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_model_aggregate_task_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_model_aggregate_task_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_model_aggregate_task__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_model_aggregate_task_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_model_aggregate_task_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_model_aggregate_task_record)) // the slots
                         ))
 
-/* __itt_heap_function_create: [4] name, [5] domain, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_function_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_function_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_function_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_function_create__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_function_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_heap_function_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_function_create_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         lttng_ust_field_string(domain_str, tracer_args->domain ? tracer_args->domain
                                                                                : "") // at entry
                         ))
 
-/* __itt_heap_allocate_begin: [4] h, [5] size, [6] initialized */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_allocate_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_allocate_begin__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_heap_allocate_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_allocate_begin_record)) // the slots
                         ))
 
-/* __itt_heap_allocate_end: [4] h, [5] addr, [6] size, [7] initialized */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_allocate_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_allocate_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_allocate_end__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_allocate_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_heap_allocate_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_allocate_end_record)) // the slots
                         ))
 
-/* __itt_heap_free_begin: [4] h, [5] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_free_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_free_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_begin_args *, tracer_args,
+                      const struct itt___itt_heap_free_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_free_begin_record)) // the slots
                         ))
 
-/* __itt_heap_free_end: [4] h, [5] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_free_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_free_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_free_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_free_end_args *, tracer_args,
+                      const struct itt___itt_heap_free_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_free_end_record)) // the slots
                         ))
 
-/* __itt_heap_reallocate_begin: [4] h, [5] addr, [6] new_size, [7] initialized */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_reallocate_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_reallocate_begin__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_heap_reallocate_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_reallocate_begin_record)) // the slots
                         ))
 
-/* __itt_heap_reallocate_end: [4] h, [5] addr, [6] new_addr, [7] new_size, [8] initialized */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reallocate_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_reallocate_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_reallocate_end__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reallocate_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct itt___itt_heap_reallocate_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_reallocate_end_record)) // the slots
                         ))
 
-/* __itt_heap_internal_access_begin: no arguments */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_heap_internal_access_begin,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_internal_access_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_internal_access_begin__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_heap_internal_access_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_internal_access_begin_record)) // the slots
                         ))
 
-/* __itt_heap_internal_access_end: no arguments */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_internal_access_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_heap_internal_access_end,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_internal_access_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_internal_access_end__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_internal_access_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_heap_internal_access_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_internal_access_end_record)) // the slots
                         ))
 
-/* __itt_heap_record_memory_growth_begin: no arguments */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_heap_record_memory_growth_begin,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_begin_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_record_memory_growth_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_record_memory_growth_begin__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_heap_record_memory_growth_begin_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_record_memory_growth_begin_record)) // the slots
                         ))
 
-/* __itt_heap_record_memory_growth_end: no arguments */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record_memory_growth_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_heap_record_memory_growth_end,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_record_memory_growth_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_record_memory_growth_end__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_memory_growth_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_heap_record_memory_growth_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_record_memory_growth_end_record)) // the slots
                         ))
 
-/* __itt_heap_reset_detection: [4] reset_mask */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_reset_detection,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reset_detection_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_reset_detection_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_reset_detection__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_heap_reset_detection_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_heap_reset_detection_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_reset_detection_record)) // the slots
                         ))
 
-/* __itt_heap_record: [4] record_mask */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_heap_record,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_heap_record_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_heap_record__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_heap_record_args *, tracer_args,
+                      const struct itt___itt_heap_record_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_heap_record_record)) // the slots
                         ))
 
-/* __itt_domain_create: [4] name, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_domain_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_domain_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_domain_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_domain_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_domain_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_domain_create_args *, tracer_args,
+                      const struct itt___itt_domain_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_domain_create_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_string_handle_create: [4] name, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_string_handle_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_string_handle_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_string_handle_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_string_handle_create__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_string_handle_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_string_handle_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_string_handle_create_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_get_timestamp: [4] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_get_timestamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_get_timestamp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_get_timestamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_get_timestamp__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_get_timestamp_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_get_timestamp_args *, tracer_args,
+                      const struct itt___itt_get_timestamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_get_timestamp_record)) // the slots
                         ))
 
-/* __itt_id_create: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_id_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_id_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_args *, tracer_args,
+                      const struct itt___itt_id_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_id_create_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -868,17 +1047,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(__itt_id)) // at entry
                         ))
 
-/* __itt_id_destroy: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_id_destroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_id_destroy__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_args *, tracer_args,
+                      const struct itt___itt_id_destroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_id_destroy_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -889,18 +1071,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(__itt_id)) // at entry
                         ))
 
-/* __itt_region_begin: [4] domain, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_region_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_region_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_region_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_region_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_region_begin_args *, tracer_args,
+                      const struct itt___itt_region_begin_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_region_begin_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -915,17 +1100,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_region_end: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_region_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_region_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_region_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_region_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_region_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_region_end_args *, tracer_args,
+                      const struct itt___itt_region_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_region_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -936,17 +1124,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(__itt_id)) // at entry
                         ))
 
-/* __itt_frame_begin_v3: [4] domain, [5] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_begin_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_frame_begin_v3__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_v3_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_v3_args *, tracer_args,
+                      const struct itt___itt_frame_begin_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_frame_begin_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -958,17 +1149,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_frame_end_v3: [4] domain, [5] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_end_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_frame_end_v3__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_v3_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_v3_args *, tracer_args,
+                      const struct itt___itt_frame_end_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_frame_end_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -980,17 +1174,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_frame_submit_v3: [4] domain, [5] id, [6] begin, [7] end */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_submit_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_submit_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_submit_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_frame_submit_v3__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_submit_v3_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_submit_v3_args *, tracer_args,
+                      const struct itt___itt_frame_submit_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_frame_submit_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1002,59 +1199,71 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_frame_create: [4] domain, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_frame_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_create_args *, tracer_args,
+                      const struct itt___itt_frame_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_frame_create_record)) // the slots
                         lttng_ust_field_string(domain_str, tracer_args->domain ? tracer_args->domain
                                                                                : "") // at entry
                         ))
 
-/* __itt_frame_begin: [4] frame */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_frame_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_begin_args *, tracer_args,
+                      const struct itt___itt_frame_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_frame_begin_record)) // the slots
                         ))
 
-/* __itt_frame_end: [4] frame */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_end_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_itt, __itt_frame_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_frame_end__full,
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_frame_end_args *, tracer_args,
+                                             const struct itt___itt_frame_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_frame_end_record)) // the slots
+                                               ))
 
-/* __itt_task_begin: [4] domain, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_args *, tracer_args,
+                      const struct itt___itt_task_begin_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1069,18 +1278,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_task_begin_fn: [4] domain, [5] fn */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_begin_fn_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin_fn__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_args *, tracer_args,
+                      const struct itt___itt_task_begin_fn_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_fn_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1091,17 +1303,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_task_end: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_args *, tracer_args,
+                      const struct itt___itt_task_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_task_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1109,18 +1324,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_task_begin_overlapped: [4] domain, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_begin_overlapped_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin_overlapped__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_task_begin_overlapped_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_overlapped_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1135,17 +1353,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_task_end_overlapped: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_end_overlapped_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_end_overlapped__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct itt___itt_task_end_overlapped_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_task_end_overlapped_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1156,43 +1377,46 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(__itt_id)) // at entry
                         ))
 
-/* __itt_marker: [4] domain, [5] name, [6] scope */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_marker_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_marker_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_marker__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_marker_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
-                                                     (const uint8_t *)tracer_args->domain, size_t,
-                                                     tracer_clamp((tracer_args->domain ? 1 : 0) *
-                                                                      sizeof(*tracer_args->domain),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        lttng_ust_field_array_hex(uint8_t, id_bytes,
-                                                  (const uint8_t *)&tracer_args->id,
-                                                  sizeof(__itt_id)) // at entry
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, name_bytes, (const uint8_t *)tracer_args->name, size_t,
-                            tracer_clamp((tracer_args->name ? 1 : 0) * sizeof(*tracer_args->name),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct itt___itt_marker_args *, tracer_args,
+                      const struct itt___itt_marker_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct itt___itt_marker_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
+            tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
+                         TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_array_hex(uint8_t, id_bytes, (const uint8_t *)&tracer_args->id,
+                                  sizeof(__itt_id)) // at entry
+        lttng_ust_field_sequence_hex(
+            uint8_t, name_bytes, (const uint8_t *)tracer_args->name, size_t,
+            tracer_clamp((tracer_args->name ? 1 : 0) * sizeof(*tracer_args->name),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* __itt_metadata_add: [4] domain, [5] key, [6] type, [7] count, [8] data */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_metadata_add_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_metadata_add__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_args *, tracer_args,
+                      const struct itt___itt_metadata_add_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_metadata_add_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1205,18 +1429,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_metadata_str_add: [4] domain, [5] key, [6] data, [7] length */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_metadata_str_add__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_args *, tracer_args,
+                      const struct itt___itt_metadata_str_add_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1230,17 +1457,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
         ))
 
-/* __itt_metadata_add_with_scope: [4] domain, [5] scope, [6] key, [7] type, [8] count, [9] data */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_add_with_scope,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_metadata_add_with_scope,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_with_scope_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_metadata_add_with_scope_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_metadata_add_with_scope__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_add_with_scope_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct itt___itt_metadata_add_with_scope_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_metadata_add_with_scope_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1252,18 +1482,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_metadata_str_add_with_scope: [4] domain, [5] scope, [6] key, [7] data, [8] length */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_metadata_str_add_with_scope,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_metadata_str_add_with_scope,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_with_scope_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_with_scope_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_metadata_str_add_with_scope__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_metadata_str_add_with_scope_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_metadata_str_add_with_scope_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_metadata_str_add_with_scope_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1275,17 +1508,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
         lttng_ust_field_string(data_str, tracer_args->data ? tracer_args->data : "") // at entry
         ))
 
-/* __itt_relation_add_to_current: [4] domain, [5] relation */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_relation_add_to_current,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_relation_add_to_current_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_relation_add_to_current__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_relation_add_to_current_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_relation_add_to_current_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1296,18 +1532,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   sizeof(__itt_id)) // at entry
                         ))
 
-/* __itt_relation_add: [4] domain, [5] relation */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_relation_add_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_relation_add__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_args *, tracer_args,
+                      const struct itt___itt_relation_add_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_relation_add_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1318,44 +1557,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_clock_domain_create: [4] fn, [5] fn_data, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_clock_domain_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_clock_domain_create__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_clock_domain_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_clock_domain_create_record)) // the slots
                         ))
 
-/* __itt_clock_domain_reset: no arguments */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_clock_domain_reset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_reset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_clock_domain_reset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_clock_domain_reset__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_clock_domain_reset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+                      const struct itt___itt_clock_domain_reset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_clock_domain_reset_record)) // the slots
                         ))
 
-/* __itt_id_create_ex: [4] domain, [5] clock_domain, [6] timestamp */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_create_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_id_create_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_id_create_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_id_create_ex_args *, tracer_args,
+                      const struct itt___itt_id_create_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_id_create_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1368,18 +1616,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_id_destroy_ex: [4] domain, [5] clock_domain, [6] timestamp */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_id_destroy_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_id_destroy_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_id_destroy_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_id_destroy_ex_args *, tracer_args,
+                      const struct itt___itt_id_destroy_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_id_destroy_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1392,18 +1643,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_task_begin_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_begin_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_ex_args *, tracer_args,
+                      const struct itt___itt_task_begin_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1422,18 +1676,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_task_begin_fn_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] fn */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_fn_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_begin_fn_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin_fn_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_fn_ex_args *, tracer_args,
+                      const struct itt___itt_task_begin_fn_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_fn_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1448,18 +1705,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_task_end_ex: [4] domain, [5] clock_domain, [6] timestamp */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_task_end_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_end_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_ex_args *, tracer_args,
+                      const struct itt___itt_task_end_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_end_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1470,18 +1730,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_task_begin_overlapped_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] name */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_begin_overlapped_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_task_begin_overlapped_ex,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_ex_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_task_begin_overlapped_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_begin_overlapped_ex__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_task_begin_overlapped_ex_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_task_begin_overlapped_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_begin_overlapped_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1500,18 +1763,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_task_end_overlapped_ex: [4] domain, [5] clock_domain, [6] timestamp */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_task_end_overlapped_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_task_end_overlapped_ex,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_ex_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_task_end_overlapped_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_task_end_overlapped_ex__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_task_end_overlapped_ex_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_task_end_overlapped_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_task_end_overlapped_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1524,18 +1790,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_marker_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] name, [8] scope */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_marker_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_marker_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_marker_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_marker_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_marker_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_marker_ex_args *, tracer_args,
+                      const struct itt___itt_marker_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_marker_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1552,18 +1821,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_relation_add_to_current_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] relation */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_to_current_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_relation_add_to_current_ex,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_ex_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_relation_add_to_current_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_relation_add_to_current_ex__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_to_current_ex_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_relation_add_to_current_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_relation_add_to_current_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1576,18 +1848,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_relation_add_ex: [4] domain, [5] clock_domain, [6] timestamp, [7] relation */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_relation_add_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_relation_add_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_relation_add_ex__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_ex_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_relation_add_ex_args *, tracer_args,
+                      const struct itt___itt_relation_add_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_relation_add_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, domain_bytes, (const uint8_t *)tracer_args->domain, size_t,
             tracer_clamp((tracer_args->domain ? 1 : 0) * sizeof(*tracer_args->domain),
@@ -1602,51 +1877,60 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                   sizeof(__itt_id)) // at entry
         ))
 
-/* __itt_counter_create: [4] name, [5] domain, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_args *, tracer_args,
+                      const struct itt___itt_counter_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_create_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         lttng_ust_field_string(domain_str, tracer_args->domain ? tracer_args->domain
                                                                                : "") // at entry
                         ))
 
-/* __itt_counter_create_typed: [4] name, [5] domain, [6] type, [7] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_typed,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_typed_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_create_typed_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_create_typed__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_typed_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_counter_create_typed_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_create_typed_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         lttng_ust_field_string(domain_str, tracer_args->domain ? tracer_args->domain
                                                                                : "") // at entry
                         ))
 
-/* __itt_counter_create_v3: [4] domain, [5] name, [6] type, [7] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_create_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_create_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_create_v3__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_create_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct itt___itt_counter_create_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_create_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1656,69 +1940,84 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                            : "") // at entry
                         ))
 
-/* __itt_counter_inc: [4] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_inc__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_args *, tracer_args,
+                      const struct itt___itt_counter_inc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_record)) // the slots
                         ))
 
-/* __itt_counter_inc_delta: [4] id, [5] value */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_delta_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_inc_delta__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_counter_inc_delta_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_delta_record)) // the slots
                         ))
 
-/* __itt_counter_dec: [4] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_dec__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_args *, tracer_args,
+                      const struct itt___itt_counter_dec_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_record)) // the slots
                         ))
 
-/* __itt_counter_dec_delta: [4] id, [5] value */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_delta_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_dec_delta__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_counter_dec_delta_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_delta_record)) // the slots
                         ))
 
-/* __itt_counter_inc_v3: [4] domain, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_inc_v3__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_v3_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_v3_args *, tracer_args,
+                      const struct itt___itt_counter_inc_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1730,17 +2029,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_counter_inc_delta_v3: [4] domain, [5] name, [6] delta */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_inc_delta_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_delta_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_inc_delta_v3__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_inc_delta_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_counter_inc_delta_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_inc_delta_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1752,17 +2054,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_counter_dec_v3: [4] domain, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_dec_v3__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_v3_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_v3_args *, tracer_args,
+                      const struct itt___itt_counter_dec_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1774,17 +2079,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_counter_dec_delta_v3: [4] domain, [5] name, [6] delta */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_dec_delta_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_delta_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_dec_delta_v3__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_dec_delta_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_counter_dec_delta_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_dec_delta_v3_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1796,74 +2104,91 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_counter_set_value: [4] id, [5] value_ptr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_set_value__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_counter_set_value_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_record)) // the slots
                         ))
 
-/* __itt_counter_set_value_ex: [4] id, [5] clock_domain, [6] timestamp, [7] value_ptr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_ex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_ex_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_ex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_set_value_ex__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_ex_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_counter_set_value_ex_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_ex_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, clock_domain_bytes, (const uint8_t *)tracer_args->clock_domain, size_t,
             tracer_clamp((tracer_args->clock_domain ? 1 : 0) * sizeof(*tracer_args->clock_domain),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_counter_set_value_v3: [4] counter, [5] value_ptr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_set_value_v3,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_v3_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_v3_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_set_value_v3__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_counter_set_value_v3_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct itt___itt_counter_set_value_v3_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_set_value_v3_record)) // the slots
                         ))
 
-/* __itt_counter_destroy: [4] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_counter_destroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_counter_destroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_counter_destroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_counter_destroy__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_destroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_counter_destroy_args *, tracer_args,
+                      const struct itt___itt_counter_destroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_counter_destroy_record)) // the slots
                         ))
 
-/* __itt_bind_context_metadata_to_counter: [4] counter, [5] length, [6] metadata */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_bind_context_metadata_to_counter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_bind_context_metadata_to_counter,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_bind_context_metadata_to_counter_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_bind_context_metadata_to_counter_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_bind_context_metadata_to_counter__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_bind_context_metadata_to_counter_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_bind_context_metadata_to_counter_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_bind_context_metadata_to_counter_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, metadata_bytes, (const uint8_t *)tracer_args->metadata, size_t,
                             tracer_clamp((tracer_args->metadata ? 1 : 0) *
@@ -1871,35 +2196,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_track_group_create: [4] name, [5] track_group_type, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_group_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_track_group_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_track_group_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_track_group_create__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_track_group_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct itt___itt_track_group_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_track_group_create_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, name_bytes, (const uint8_t *)tracer_args->name, size_t,
                             tracer_clamp((tracer_args->name ? 1 : 0) * sizeof(*tracer_args->name),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_track_create: [4] track_group, [5] name, [6] track_type, [7] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_track_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_track_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_track_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_track_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_track_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_track_create_args *, tracer_args,
+                      const struct itt___itt_track_create_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_track_create_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, track_group_bytes, (const uint8_t *)tracer_args->track_group, size_t,
             tracer_clamp((tracer_args->track_group ? 1 : 0) * sizeof(*tracer_args->track_group),
@@ -1910,75 +2241,90 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_set_track: [4] track */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_set_track,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_set_track_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_set_track_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_set_track__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_set_track_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_set_track_args *, tracer_args,
+                      const struct itt___itt_set_track_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_set_track_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, track_bytes, (const uint8_t *)tracer_args->track, size_t,
                             tracer_clamp((tracer_args->track ? 1 : 0) * sizeof(*tracer_args->track),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* __itt_event_create: [4] name, [5] namelen, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_event_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_event_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_event_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_event_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_event_create_args *, tracer_args,
+                      const struct itt___itt_event_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_event_create_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* __itt_event_start: [4] event, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_start,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_event_start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_event_start_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_event_start__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_event_start_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_event_start_args *, tracer_args,
+                      const struct itt___itt_event_start_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_event_start_record)) // the slots
                         ))
 
-/* __itt_event_end: [4] event, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_event_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_event_end_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_itt, __itt_event_end__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_event_end_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_event_end__full,
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_event_end_args *, tracer_args,
+                                             const struct itt___itt_event_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_event_end_record)) // the slots
+                                               ))
 
-/* __itt_histogram_create: [4] domain, [5] name, [6] x_axis_type, [7] y_axis_type, [8] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_histogram_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_histogram_create__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_create_args *, tracer_args,
+                      const struct itt___itt_histogram_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_histogram_create_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, domain_bytes,
                                                      (const uint8_t *)tracer_args->domain, size_t,
                                                      tracer_clamp((tracer_args->domain ? 1 : 0) *
@@ -1988,82 +2334,97 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                            : "") // at entry
                         ))
 
-/* __itt_histogram_submit: [4] histogram, [5] length, [6] x_axis_data, [7] y_axis_data */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_histogram_submit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_submit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_histogram_submit_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_histogram_submit__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_submit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct itt___itt_histogram_submit_args *, tracer_args,
+                      const struct itt___itt_histogram_submit_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_histogram_submit_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, histogram_bytes, (const uint8_t *)tracer_args->histogram, size_t,
             tracer_clamp((tracer_args->histogram ? 1 : 0) * sizeof(*tracer_args->histogram),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_module_load: [4] start_addr, [5] end_addr, [6] path */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_module_load_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_module_load__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_args *, tracer_args,
+                      const struct itt___itt_module_load_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_module_load_record)) // the slots
                         lttng_ust_field_string(path_str, tracer_args->path ? tracer_args->path
                                                                            : "") // at entry
                         ))
 
-/* __itt_module_unload: [4] addr */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct itt___itt_module_unload_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_module_unload__full,
-    LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_args *, tracer_args,
+                      const struct itt___itt_module_unload_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_module_unload_record)) // the slots
                         ))
 
-/* __itt_module_load_with_sections: [4] module_obj */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_load_with_sections,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_module_load_with_sections,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_with_sections_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_module_load_with_sections_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_module_load_with_sections__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_module_load_with_sections_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_module_load_with_sections_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_module_load_with_sections_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, module_obj_bytes, (const uint8_t *)tracer_args->module_obj, size_t,
             tracer_clamp((tracer_args->module_obj ? 1 : 0) * sizeof(*tracer_args->module_obj),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* __itt_module_unload_with_sections: [4] module_obj */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_itt, __itt_module_unload_with_sections,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_itt, __itt_module_unload_with_sections,
+    LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_with_sections_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct itt___itt_module_unload_with_sections_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_itt, __itt_module_unload_with_sections__full,
     LTTNG_UST_TP_ARGS(const struct itt___itt_module_unload_with_sections_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct itt___itt_module_unload_with_sections_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct itt___itt_module_unload_with_sections_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, module_obj_bytes, (const uint8_t *)tracer_args->module_obj, size_t,
             tracer_clamp((tracer_args->module_obj ? 1 : 0) * sizeof(*tracer_args->module_obj),

@@ -20,28 +20,29 @@ __thread unsigned nvtx_depth;
 void nvtxInitialize(const void *reserved) {
   struct nvtx_nvtxInitialize_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.reserved = reserved;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.reserved);
+  struct nvtx_nvtxInitialize_record tracer_record;
+  tracer_record.reserved = (uint64_t)(uintptr_t)(tracer_args.reserved);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 0);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxInitialize);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxInitialize, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -51,30 +52,31 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
   struct nvtx_nvtxDomainMarkEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxDomainMarkEx_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 1);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainMarkEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainMarkEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainMarkEx, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -83,29 +85,30 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
 void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
   struct nvtx_nvtxMarkEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxMarkEx_record tracer_record;
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 2);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxMarkEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxMarkEx, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -114,29 +117,30 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
 void nvtxMarkA(const char *message) {
   struct nvtx_nvtxMarkA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxMarkA_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 3);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxMarkA_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxMarkA, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -145,29 +149,30 @@ void nvtxMarkA(const char *message) {
 void nvtxMarkW(const wchar_t *message) {
   struct nvtx_nvtxMarkW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxMarkW_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 4);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxMarkW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxMarkW_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxMarkW, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -178,32 +183,33 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
   struct nvtx_nvtxDomainRangeStartEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxDomainRangeStartEx_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 5);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangeStartEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainRangeStartEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainRangeStartEx, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -213,30 +219,31 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
 nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
   struct nvtx_nvtxRangeStartEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxRangeStartEx_record tracer_record;
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 6);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangeStartEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangeStartEx, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -246,30 +253,31 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
 nvtxRangeId_t nvtxRangeStartA(const char *message) {
   struct nvtx_nvtxRangeStartA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxRangeStartA_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 7);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangeStartA_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangeStartA, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -279,30 +287,31 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
 nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
   struct nvtx_nvtxRangeStartW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxRangeStartW_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 8);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeStartW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangeStartW_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangeStartW, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -313,30 +322,31 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   struct nvtx_nvtxDomainRangeEnd_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.id = id;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.id);
+  struct nvtx_nvtxDomainRangeEnd_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.id = (uint64_t)(tracer_args.id);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 9);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangeEnd);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainRangeEnd_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainRangeEnd, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -345,29 +355,30 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
 void nvtxRangeEnd(nvtxRangeId_t id) {
   struct nvtx_nvtxRangeEnd_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.id = id;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(tracer_args.id);
+  struct nvtx_nvtxRangeEnd_record tracer_record;
+  tracer_record.id = (uint64_t)(tracer_args.id);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 10);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangeEnd);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangeEnd_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangeEnd, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -377,32 +388,33 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
   struct nvtx_nvtxDomainRangePushEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxDomainRangePushEx_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 11);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangePushEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainRangePushEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainRangePushEx, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -412,30 +424,31 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
 int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
   struct nvtx_nvtxRangePushEx_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.eventAttrib = eventAttrib;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
+  struct nvtx_nvtxRangePushEx_record tracer_record;
+  tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 12);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushEx);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangePushEx_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangePushEx, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -445,30 +458,31 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
 int nvtxRangePushA(const char *message) {
   struct nvtx_nvtxRangePushA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxRangePushA_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 13);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   tracer_region_open("nvtx", message, tracer_args.tracer_start);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangePushA, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -478,30 +492,31 @@ int nvtxRangePushA(const char *message) {
 int nvtxRangePushW(const wchar_t *message) {
   struct nvtx_nvtxRangePushW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.message = message;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
+  struct nvtx_nvtxRangePushW_record tracer_record;
+  tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 14);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxRangePushW_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangePushW, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -511,30 +526,31 @@ int nvtxRangePushW(const wchar_t *message) {
 int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
   struct nvtx_nvtxDomainRangePop_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct nvtx_nvtxDomainRangePop_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 15);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangePop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainRangePop, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -543,29 +559,30 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
 /* nvtxRangePop: nvtx3/nvToolsExt.h */
 int nvtxRangePop(void) {
   struct nvtx_nvtxRangePop_args tracer_args = {.tracer_start = tracer_now()};
-  uint64_t tracer_record[5];
+  struct nvtx_nvtxRangePop_record tracer_record;
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 16);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-    tracer_record[4] = (uint64_t)(int64_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxRangePop, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -577,31 +594,32 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
   struct nvtx_nvtxDomainResourceCreate_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.attribs = attribs;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.attribs);
+  struct nvtx_nvtxDomainResourceCreate_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.attribs = (uint64_t)(uintptr_t)(tracer_args.attribs);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 17);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainResourceCreate);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainResourceCreate, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -611,29 +629,30 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
 void nvtxDomainResourceDestroy(nvtxResourceHandle_t resource) {
   struct nvtx_nvtxDomainResourceDestroy_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.resource = resource;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.resource);
+  struct nvtx_nvtxDomainResourceDestroy_record tracer_record;
+  tracer_record.resource = (uint64_t)(uintptr_t)(tracer_args.resource);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 18);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainResourceDestroy);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainResourceDestroy, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -644,31 +663,32 @@ void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_args.domain = domain;
   tracer_args.category = category;
   tracer_args.name = name;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.category);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxDomainNameCategoryA_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.category = (uint64_t)(tracer_args.category);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 19);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainNameCategoryA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainNameCategoryA, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -679,31 +699,32 @@ void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_args.domain = domain;
   tracer_args.category = category;
   tracer_args.name = name;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(tracer_args.category);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxDomainNameCategoryW_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.category = (uint64_t)(tracer_args.category);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 20);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainNameCategoryW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainNameCategoryW, tracer_depth,
+                                                 tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -713,29 +734,30 @@ void nvtxNameCategoryA(uint32_t category, const char *name) {
   struct nvtx_nvtxNameCategoryA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.category = category;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(tracer_args.category);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxNameCategoryA_record tracer_record;
+  tracer_record.category = (uint64_t)(tracer_args.category);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 21);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxNameCategoryA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxNameCategoryA, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -745,29 +767,30 @@ void nvtxNameCategoryW(uint32_t category, const wchar_t *name) {
   struct nvtx_nvtxNameCategoryW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.category = category;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(tracer_args.category);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxNameCategoryW_record tracer_record;
+  tracer_record.category = (uint64_t)(tracer_args.category);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 22);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxNameCategoryW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxNameCategoryW, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -777,29 +800,30 @@ void nvtxNameOsThreadA(uint32_t threadId, const char *name) {
   struct nvtx_nvtxNameOsThreadA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.threadId = threadId;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(tracer_args.threadId);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxNameOsThreadA_record tracer_record;
+  tracer_record.threadId = (uint64_t)(tracer_args.threadId);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 23);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxNameOsThreadA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxNameOsThreadA, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -809,29 +833,30 @@ void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name) {
   struct nvtx_nvtxNameOsThreadW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.threadId = threadId;
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(tracer_args.threadId);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxNameOsThreadW_record tracer_record;
+  tracer_record.threadId = (uint64_t)(tracer_args.threadId);
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 24);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxNameOsThreadW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxNameOsThreadW, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }
@@ -841,32 +866,33 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
   struct nvtx_nvtxDomainRegisterStringA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.string = string;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.string);
+  struct nvtx_nvtxDomainRegisterStringA_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.string = (uint64_t)(uintptr_t)(tracer_args.string);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 25);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRegisterStringA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainRegisterStringA_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainRegisterStringA, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -877,32 +903,33 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
   struct nvtx_nvtxDomainRegisterStringW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
   tracer_args.string = string;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.string);
+  struct nvtx_nvtxDomainRegisterStringW_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
+  tracer_record.string = (uint64_t)(uintptr_t)(tracer_args.string);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 26);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRegisterStringW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainRegisterStringW_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call = tracer_record_call(NVTX_ID_nvtxDomainRegisterStringW, tracer_depth,
+                                                 tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW__full))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW__full, &tracer_args,
-                           tracer_record);
+                           &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -912,30 +939,31 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
 nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
   struct nvtx_nvtxDomainCreateA_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxDomainCreateA_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 27);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainCreateA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainCreateA_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainCreateA, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -945,30 +973,31 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
 nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
   struct nvtx_nvtxDomainCreateW_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.name = name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
+  struct nvtx_nvtxDomainCreateW_record tracer_record;
+  tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 28);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainCreateW);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   nvtx_hook_nvtxDomainCreateW_after(&tracer_args);
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainCreateW, tracer_depth, tracer_args.tracer_status);
+    tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
   return tracer_args.tracer_result;
@@ -978,28 +1007,29 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
 void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
   struct nvtx_nvtxDomainDestroy_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.domain = domain;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
+  struct nvtx_nvtxDomainDestroy_record tracer_record;
+  tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
-    tracer_depth = tracer_inflight_push("nvtx", 29);
+    tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainDestroy);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
   if (tracer_recorded) {
-    tracer_record[0] = tracer_args.tracer_start;
-    tracer_record[1] = tracer_now();
+    tracer_record.head.start = tracer_args.tracer_start;
+    tracer_record.head.end = tracer_now();
     tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
+    tracer_record.head.ids = tracer_record_ids();
+    tracer_record.head.call =
+        tracer_record_call(NVTX_ID_nvtxDomainDestroy, tracer_depth, tracer_args.tracer_status);
     if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy__full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy__full, &tracer_args, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy__full, &tracer_args, &tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy, tracer_record);
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy, &tracer_record);
     else
-      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record[0], tracer_record[1],
-                        tracer_record[3]);
+      tracer_batch_call(nvtx_batch, nvtx_write_calls, tracer_record.head.start,
+                        tracer_record.head.end, tracer_record.head.call);
   }
   nvtx_depth--;
 }

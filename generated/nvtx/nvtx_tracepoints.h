@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (nvtx_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,277 +34,325 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* nvtxInitialize: [4] reserved */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxInitialize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxInitialize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxInitialize_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxInitialize__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxInitialize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxInitialize__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxInitialize_args *, tracer_args,
+                                             const struct nvtx_nvtxInitialize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxInitialize_record)) // the slots
+                                               ))
 
-/* nvtxDomainMarkEx: [4] domain, [5] eventAttrib */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainMarkEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainMarkEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainMarkEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainMarkEx__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainMarkEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainMarkEx_args *, tracer_args,
+                      const struct nvtx_nvtxDomainMarkEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainMarkEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxMarkEx: [4] eventAttrib */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkEx_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxMarkEx__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkEx_args *, tracer_args,
+                      const struct nvtx_nvtxMarkEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxMarkA: [4] message */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkA_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxMarkA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        lttng_ust_field_string(message_str, tracer_args->message
-                                                                ? tracer_args->message
-                                                                : "") // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkA_args *, tracer_args,
+                      const struct nvtx_nvtxMarkA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkA_record)) // the slots
+        lttng_ust_field_string(message_str,
+                               tracer_args->message ? tracer_args->message : "") // at entry
+        ))
 
-/* nvtxMarkW: [4] message */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkW_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkW_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxMarkW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkW__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkW_args *, tracer_args,
+                                             const struct nvtx_nvtxMarkW_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxMarkW_record)) // the slots
+                                               ))
 
-/* nvtxDomainRangeStartEx: [4] domain, [5] eventAttrib, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeStartEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeStartEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangeStartEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRangeStartEx__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeStartEx_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct nvtx_nvtxDomainRangeStartEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangeStartEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxRangeStartEx: [4] eventAttrib, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxRangeStartEx__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartEx_args *, tracer_args,
+                      const struct nvtx_nvtxRangeStartEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxRangeStartA: [4] message, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxRangeStartA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartA_args *, tracer_args,
+                      const struct nvtx_nvtxRangeStartA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartA_record)) // the slots
                         lttng_ust_field_string(message_str, tracer_args->message
                                                                 ? tracer_args->message
                                                                 : "") // at entry
                         ))
 
-/* nvtxRangeStartW: [4] message, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartW_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxRangeStartW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartW__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartW_args *, tracer_args,
+                                             const struct nvtx_nvtxRangeStartW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeStartW_record)) // the slots
+                                               ))
 
-/* nvtxDomainRangeEnd: [4] domain, [5] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeEnd,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeEnd_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangeEnd_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRangeEnd__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeEnd_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeEnd_args *, tracer_args,
+                      const struct nvtx_nvtxDomainRangeEnd_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangeEnd_record)) // the slots
                         ))
 
-/* nvtxRangeEnd: [4] id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeEnd,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeEnd_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeEnd_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxRangeEnd__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeEnd_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeEnd__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeEnd_args *, tracer_args,
+                                             const struct nvtx_nvtxRangeEnd_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangeEnd_record)) // the slots
+                                               ))
 
-/* nvtxDomainRangePushEx: [4] domain, [5] eventAttrib, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePushEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePushEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangePushEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRangePushEx__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePushEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePushEx_args *, tracer_args,
+                      const struct nvtx_nvtxDomainRangePushEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangePushEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxRangePushEx: [4] eventAttrib, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxRangePushEx__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushEx_args *, tracer_args,
+                      const struct nvtx_nvtxRangePushEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, eventAttrib_bytes, (const uint8_t *)tracer_args->eventAttrib, size_t,
             tracer_clamp((tracer_args->eventAttrib ? 1 : 0) * sizeof(*tracer_args->eventAttrib),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* nvtxRangePushA: [4] message, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxRangePushA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushA_args *, tracer_args,
+                      const struct nvtx_nvtxRangePushA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushA_record)) // the slots
                         lttng_ust_field_string(message_str, tracer_args->message
                                                                 ? tracer_args->message
                                                                 : "") // at entry
                         ))
 
-/* nvtxRangePushW: [4] message, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushW_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxRangePushW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushW__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushW_args *, tracer_args,
+                                             const struct nvtx_nvtxRangePushW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePushW_record)) // the slots
+                                               ))
 
-/* nvtxDomainRangePop: [4] domain, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePop,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangePop_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRangePop__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePop_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePop_args *, tracer_args,
+                      const struct nvtx_nvtxDomainRangePop_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRangePop_record)) // the slots
                         ))
 
-/* nvtxRangePop: [4] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePop,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePop_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_nvtx, nvtxRangePop__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePop_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePop__full,
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePop_args *, tracer_args,
+                                             const struct nvtx_nvtxRangePop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxRangePop_record)) // the slots
+                                               ))
 
-/* nvtxDomainResourceCreate: [4] domain, [5] attribs, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainResourceCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainResourceCreate__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct nvtx_nvtxDomainResourceCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainResourceCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, attribs_bytes,
                                                      (const uint8_t *)tracer_args->attribs, size_t,
                                                      tracer_clamp((tracer_args->attribs ? 1 : 0) *
@@ -312,170 +360,206 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* nvtxDomainResourceDestroy: [4] resource */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainResourceDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainResourceDestroy__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceDestroy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct nvtx_nvtxDomainResourceDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainResourceDestroy_record)) // the slots
                         ))
 
-/* nvtxDomainNameCategoryA: [4] domain, [5] category, [6] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainNameCategoryA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainNameCategoryA__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryA_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct nvtx_nvtxDomainNameCategoryA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainNameCategoryA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* nvtxDomainNameCategoryW: [4] domain, [5] category, [6] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainNameCategoryW_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainNameCategoryW__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryW_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct nvtx_nvtxDomainNameCategoryW_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainNameCategoryW_record)) // the slots
                         ))
 
-/* nvtxNameCategoryA: [4] category, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxNameCategoryA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxNameCategoryA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryA_args *, tracer_args,
+                      const struct nvtx_nvtxNameCategoryA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxNameCategoryA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* nvtxNameCategoryW: [4] category, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxNameCategoryW_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxNameCategoryW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryW_args *, tracer_args,
+                      const struct nvtx_nvtxNameCategoryW_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxNameCategoryW_record)) // the slots
                         ))
 
-/* nvtxNameOsThreadA: [4] threadId, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxNameOsThreadA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxNameOsThreadA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadA_args *, tracer_args,
+                      const struct nvtx_nvtxNameOsThreadA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxNameOsThreadA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* nvtxNameOsThreadW: [4] threadId, [5] name */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxNameOsThreadW_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxNameOsThreadW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadW_args *, tracer_args,
+                      const struct nvtx_nvtxNameOsThreadW_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxNameOsThreadW_record)) // the slots
                         ))
 
-/* nvtxDomainRegisterStringA: [4] domain, [5] string, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRegisterStringA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRegisterStringA__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringA_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct nvtx_nvtxDomainRegisterStringA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRegisterStringA_record)) // the slots
                         lttng_ust_field_string(string_str, tracer_args->string ? tracer_args->string
                                                                                : "") // at entry
                         ))
 
-/* nvtxDomainRegisterStringW: [4] domain, [5] string, [6] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRegisterStringW_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainRegisterStringW__full,
     LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringW_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct nvtx_nvtxDomainRegisterStringW_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainRegisterStringW_record)) // the slots
                         ))
 
-/* nvtxDomainCreateA: [4] name, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateA,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateA_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainCreateA_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainCreateA__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateA_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateA_args *, tracer_args,
+                      const struct nvtx_nvtxDomainCreateA_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainCreateA_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* nvtxDomainCreateW: [4] name, [5] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateW,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateW_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainCreateW_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainCreateW__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateW_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateW_args *, tracer_args,
+                      const struct nvtx_nvtxDomainCreateW_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainCreateW_record)) // the slots
                         ))
 
-/* nvtxDomainDestroy: [4] domain */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_nvtx, nvtxDomainDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainDestroy_args *, tracer_args,
+                      const struct nvtx_nvtxDomainDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct nvtx_nvtxDomainDestroy_record)) // the slots
                         ))
 
 #endif

@@ -43,25 +43,26 @@ static void omp_on_ompt_callback_device_initialize(int device_num, const char *t
   bool tracer_writes = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[9];
-    tracer_record[4] = (uint64_t)(int64_t)(tracer_args.device_num);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.type);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.lookup);
-    tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.documentation);
+    struct omp_ompt_callback_device_initialize_record tracer_record;
+    tracer_record.device_num = (uint64_t)(int64_t)(tracer_args.device_num);
+    tracer_record.type = (uint64_t)(uintptr_t)(tracer_args.type);
+    tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+    tracer_record.lookup = (uint64_t)(uintptr_t)(tracer_args.lookup);
+    tracer_record.documentation = (uint64_t)(uintptr_t)(tracer_args.documentation);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(0, 0, tracer_args.tracer_status);
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_device_initialize, 0, tracer_args.tracer_status);
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_initialize))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -77,21 +78,22 @@ static void omp_on_ompt_callback_device_finalize(int device_num) {
   bool tracer_writes = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[5];
-    tracer_record[4] = (uint64_t)(int64_t)(tracer_args.device_num);
+    struct omp_ompt_callback_device_finalize_record tracer_record;
+    tracer_record.device_num = (uint64_t)(int64_t)(tracer_args.device_num);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(1, 0, tracer_args.tracer_status);
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_device_finalize, 0, tracer_args.tracer_status);
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_finalize))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -117,28 +119,29 @@ static void omp_on_ompt_callback_device_load(int device_num, const char *filenam
   bool tracer_writes = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[12];
-    tracer_record[4] = (uint64_t)(int64_t)(tracer_args.device_num);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.filename);
-    tracer_record[6] = (uint64_t)(int64_t)(tracer_args.offset_in_file);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.vma_in_file);
-    tracer_record[8] = (uint64_t)(tracer_args.bytes);
-    tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.host_addr);
-    tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.device_addr);
-    tracer_record[11] = (uint64_t)(tracer_args.module_id);
+    struct omp_ompt_callback_device_load_record tracer_record;
+    tracer_record.device_num = (uint64_t)(int64_t)(tracer_args.device_num);
+    tracer_record.filename = (uint64_t)(uintptr_t)(tracer_args.filename);
+    tracer_record.offset_in_file = (uint64_t)(int64_t)(tracer_args.offset_in_file);
+    tracer_record.vma_in_file = (uint64_t)(uintptr_t)(tracer_args.vma_in_file);
+    tracer_record.bytes = (uint64_t)(tracer_args.bytes);
+    tracer_record.host_addr = (uint64_t)(uintptr_t)(tracer_args.host_addr);
+    tracer_record.device_addr = (uint64_t)(uintptr_t)(tracer_args.device_addr);
+    tracer_record.module_id = (uint64_t)(tracer_args.module_id);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(2, 0, tracer_args.tracer_status);
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_device_load, 0, tracer_args.tracer_status);
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_load))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -156,22 +159,23 @@ static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_i
   bool tracer_writes = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[6];
-    tracer_record[4] = (uint64_t)(int64_t)(tracer_args.device_num);
-    tracer_record[5] = (uint64_t)(tracer_args.module_id);
+    struct omp_ompt_callback_device_unload_record tracer_record;
+    tracer_record.device_num = (uint64_t)(int64_t)(tracer_args.device_num);
+    tracer_record.module_id = (uint64_t)(tracer_args.module_id);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(3, 0, tracer_args.tracer_status);
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_device_unload, 0, tracer_args.tracer_status);
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_device_unload))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -199,38 +203,41 @@ static void omp_on_ompt_callback_target_data_op_emi(
   tracer_args.codeptr_ra = codeptr_ra;
   bool tracer_writes = tracer_args.endpoint != ompt_scope_begin;
   if (!tracer_writes)
-    tracer_scope_begin(4, tracer_args.tracer_start);
+    tracer_scope_begin(OMP_ID_ompt_callback_target_data_op_emi, tracer_args.tracer_start);
   else
-    tracer_args.tracer_start = tracer_scope_end(4, tracer_args.tracer_start);
+    tracer_args.tracer_start =
+        tracer_scope_end(OMP_ID_ompt_callback_target_data_op_emi, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[16];
-    tracer_record[4] = (uint64_t)(tracer_args.endpoint);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.target_task_data);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.target_data);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.host_op_id);
-    tracer_record[8] = (uint64_t)(tracer_args.optype);
-    tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.src_addr);
-    tracer_record[10] = (uint64_t)(int64_t)(tracer_args.src_device_num);
-    tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.dest_addr);
-    tracer_record[12] = (uint64_t)(int64_t)(tracer_args.dest_device_num);
-    tracer_record[13] = (uint64_t)(tracer_args.bytes);
-    tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
+    struct omp_ompt_callback_target_data_op_emi_record tracer_record;
+    tracer_record.endpoint = (uint64_t)(tracer_args.endpoint);
+    tracer_record.target_task_data = (uint64_t)(uintptr_t)(tracer_args.target_task_data);
+    tracer_record.target_data = (uint64_t)(uintptr_t)(tracer_args.target_data);
+    tracer_record.host_op_id = (uint64_t)(uintptr_t)(tracer_args.host_op_id);
+    tracer_record.optype = (uint64_t)(tracer_args.optype);
+    tracer_record.src_addr = (uint64_t)(uintptr_t)(tracer_args.src_addr);
+    tracer_record.src_device_num = (uint64_t)(int64_t)(tracer_args.src_device_num);
+    tracer_record.dest_addr = (uint64_t)(uintptr_t)(tracer_args.dest_addr);
+    tracer_record.dest_device_num = (uint64_t)(int64_t)(tracer_args.dest_device_num);
+    tracer_record.bytes = (uint64_t)(tracer_args.bytes);
+    tracer_record.codeptr_ra = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
     omp_hook_ompt_callback_target_data_op_emi_after(&tracer_args);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(4, 0, tracer_args.tracer_status);
-      tracer_record[15] = tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_target_data_op_emi, 0, tracer_args.tracer_status);
+      tracer_record.host_op_id_val =
+          tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_data_op_emi))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -255,33 +262,35 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
   tracer_args.codeptr_ra = codeptr_ra;
   bool tracer_writes = tracer_args.endpoint != ompt_scope_begin;
   if (!tracer_writes)
-    tracer_scope_begin(5, tracer_args.tracer_start);
+    tracer_scope_begin(OMP_ID_ompt_callback_target_emi, tracer_args.tracer_start);
   else
-    tracer_args.tracer_start = tracer_scope_end(5, tracer_args.tracer_start);
+    tracer_args.tracer_start =
+        tracer_scope_end(OMP_ID_ompt_callback_target_emi, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[11];
-    tracer_record[4] = (uint64_t)(tracer_args.kind);
-    tracer_record[5] = (uint64_t)(tracer_args.endpoint);
-    tracer_record[6] = (uint64_t)(int64_t)(tracer_args.device_num);
-    tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.task_data);
-    tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.target_task_data);
-    tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.target_data);
-    tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
+    struct omp_ompt_callback_target_emi_record tracer_record;
+    tracer_record.kind = (uint64_t)(tracer_args.kind);
+    tracer_record.endpoint = (uint64_t)(tracer_args.endpoint);
+    tracer_record.device_num = (uint64_t)(int64_t)(tracer_args.device_num);
+    tracer_record.task_data = (uint64_t)(uintptr_t)(tracer_args.task_data);
+    tracer_record.target_task_data = (uint64_t)(uintptr_t)(tracer_args.target_task_data);
+    tracer_record.target_data = (uint64_t)(uintptr_t)(tracer_args.target_data);
+    tracer_record.codeptr_ra = (uint64_t)(uintptr_t)(tracer_args.codeptr_ra);
     omp_hook_ompt_callback_target_emi_after(&tracer_args);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(5, 0, tracer_args.tracer_status);
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_target_emi, 0, tracer_args.tracer_status);
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_emi))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }
@@ -301,31 +310,34 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
   tracer_args.requested_num_teams = requested_num_teams;
   bool tracer_writes = tracer_args.endpoint != ompt_scope_begin;
   if (!tracer_writes)
-    tracer_scope_begin(6, tracer_args.tracer_start);
+    tracer_scope_begin(OMP_ID_ompt_callback_target_submit_emi, tracer_args.tracer_start);
   else
-    tracer_args.tracer_start = tracer_scope_end(6, tracer_args.tracer_start);
+    tracer_args.tracer_start =
+        tracer_scope_end(OMP_ID_ompt_callback_target_submit_emi, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    uint64_t tracer_record[9];
-    tracer_record[4] = (uint64_t)(tracer_args.endpoint);
-    tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.target_data);
-    tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.host_op_id);
-    tracer_record[7] = (uint64_t)(tracer_args.requested_num_teams);
+    struct omp_ompt_callback_target_submit_emi_record tracer_record;
+    tracer_record.endpoint = (uint64_t)(tracer_args.endpoint);
+    tracer_record.target_data = (uint64_t)(uintptr_t)(tracer_args.target_data);
+    tracer_record.host_op_id = (uint64_t)(uintptr_t)(tracer_args.host_op_id);
+    tracer_record.requested_num_teams = (uint64_t)(tracer_args.requested_num_teams);
     omp_hook_ompt_callback_target_submit_emi_after(&tracer_args);
     if (tracer_writes) {
-      tracer_record[0] = tracer_args.tracer_start;
-      tracer_record[1] = tracer_now();
-      tracer_record[2] = tracer_record_ids();
-      tracer_record[3] = tracer_record_call(6, 0, tracer_args.tracer_status);
-      tracer_record[8] = tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
+      tracer_record.head.start = tracer_args.tracer_start;
+      tracer_record.head.end = tracer_now();
+      tracer_record.head.ids = tracer_record_ids();
+      tracer_record.head.call =
+          tracer_record_call(OMP_ID_ompt_callback_target_submit_emi, 0, tracer_args.tracer_status);
+      tracer_record.host_op_id_val =
+          tracer_args.host_op_id ? (uint64_t)(*tracer_args.host_op_id) : 0;
       if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi__full))
         lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi__full, &tracer_args,
-                             tracer_record);
+                             &tracer_record);
       else if (lttng_ust_tracepoint_enabled(lttng_ust_omp, ompt_callback_target_submit_emi))
-        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi, tracer_record);
+        lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi, &tracer_record);
       else
-        tracer_batch_call(omp_batch, omp_write_calls, tracer_record[0], tracer_record[1],
-                          tracer_record[3]);
+        tracer_batch_call(omp_batch, omp_write_calls, tracer_record.head.start,
+                          tracer_record.head.end, tracer_record.head.call);
     }
     omp_depth--;
   }

@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (omp_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,18 +34,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* ompt_callback_device_initialize: [4] device_num, [5] type, [6] device, [7] lookup, [8]
- * documentation */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_initialize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_omp, ompt_callback_device_initialize,
+    LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_initialize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_initialize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_device_initialize__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_initialize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct omp_ompt_callback_device_initialize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_initialize_record)) // the slots
                         lttng_ust_field_string(type_str, tracer_args->type ? tracer_args->type
                                                                            : "") // at entry
                         lttng_ust_field_string(documentation_str, tracer_args->documentation
@@ -53,63 +55,72 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                       : "") // at entry
                         ))
 
-/* ompt_callback_device_finalize: [4] device_num */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_finalize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_omp, ompt_callback_device_finalize,
+    LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_finalize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_finalize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_device_finalize__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_finalize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct omp_ompt_callback_device_finalize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_finalize_record)) // the slots
                         ))
 
-/* ompt_callback_device_load: [4] device_num, [5] filename, [6] offset_in_file, [7] vma_in_file, [8]
- * bytes, [9] host_addr, [10] device_addr, [11] module_id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_load,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_load_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_load_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_device_load__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_load_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct omp_ompt_callback_device_load_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_load_record)) // the slots
                         lttng_ust_field_string(filename_str, tracer_args->filename
                                                                  ? tracer_args->filename
                                                                  : "") // at entry
                         ))
 
-/* ompt_callback_device_unload: [4] device_num, [5] module_id */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_device_unload,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_unload_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_unload_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_device_unload__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_device_unload_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct omp_ompt_callback_device_unload_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_device_unload_record)) // the slots
                         ))
 
-/* ompt_callback_target_data_op_emi: [4] endpoint, [5] target_task_data, [6] target_data, [7]
- * host_op_id, [8] optype, [9] src_addr, [10] src_device_num, [11] dest_addr, [12] dest_device_num,
- * [13] bytes, [14] codeptr_ra, [15] host_op_id_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_data_op_emi,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_omp, ompt_callback_target_data_op_emi,
+    LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_data_op_emi_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_data_op_emi_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_target_data_op_emi__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_data_op_emi_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct omp_ompt_callback_target_data_op_emi_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_data_op_emi_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, target_task_data_bytes,
                                      (const uint8_t *)tracer_args->target_task_data, size_t,
                                      tracer_clamp((tracer_args->target_task_data ? 1 : 0) *
@@ -121,19 +132,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* ompt_callback_target_emi: [4] kind, [5] endpoint, [6] device_num, [7] task_data, [8]
- * target_task_data, [9] target_data, [10] codeptr_ra */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_emi,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_emi_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_emi_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_target_emi__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_emi_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct omp_ompt_callback_target_emi_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_emi_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, task_data_bytes, (const uint8_t *)tracer_args->task_data, size_t,
             tracer_clamp((tracer_args->task_data ? 1 : 0) * sizeof(*tracer_args->task_data),
@@ -149,19 +162,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* ompt_callback_target_submit_emi: [4] endpoint, [5] target_data, [6] host_op_id, [7]
- * requested_num_teams, [8] host_op_id_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_omp, ompt_callback_target_submit_emi,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_omp, ompt_callback_target_submit_emi,
+    LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_submit_emi_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_submit_emi_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_omp, ompt_callback_target_submit_emi__full,
     LTTNG_UST_TP_ARGS(const struct omp_ompt_callback_target_submit_emi_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct omp_ompt_callback_target_submit_emi_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct omp_ompt_callback_target_submit_emi_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, target_data_bytes, (const uint8_t *)tracer_args->target_data, size_t,
             tracer_clamp((tracer_args->target_data ? 1 : 0) * sizeof(*tracer_args->target_data),

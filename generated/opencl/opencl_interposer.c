@@ -557,15 +557,16 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 0);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPlatformIDs);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(0, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -574,29 +575,31 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
   tracer_args.num_entries = num_entries;
   tracer_args.platforms = platforms;
   tracer_args.num_platforms = num_platforms;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(tracer_args.num_entries);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.platforms);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 0);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetPlatformIDs_record tracer_record;
+  tracer_record.num_entries = (uint64_t)(tracer_args.num_entries);
+  tracer_record.platforms = (uint64_t)(uintptr_t)(tracer_args.platforms);
+  tracer_record.num_platforms = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPlatformIDs);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, tracer_args.tracer_status);
+  tracer_record.num_platforms_val =
+      tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -633,7 +636,7 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 1);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPlatformInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -641,8 +644,9 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
         tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(1, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -653,33 +657,34 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 1);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetPlatformInfo_record tracer_record;
+  tracer_record.platform = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPlatformInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.platform, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -717,15 +722,16 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 2);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceIDs);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(2, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -736,32 +742,34 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
   tracer_args.num_entries = num_entries;
   tracer_args.devices = devices;
   tracer_args.num_devices = num_devices;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
-  tracer_record[5] = (uint64_t)(tracer_args.device_type);
-  tracer_record[6] = (uint64_t)(tracer_args.num_entries);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.devices);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 2);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetDeviceIDs_record tracer_record;
+  tracer_record.platform = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record.device_type = (uint64_t)(tracer_args.device_type);
+  tracer_record.num_entries = (uint64_t)(tracer_args.num_entries);
+  tracer_record.devices = (uint64_t)(uintptr_t)(tracer_args.devices);
+  tracer_record.num_devices = (uint64_t)(uintptr_t)(tracer_args.num_devices);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceIDs);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.platform, tracer_args.device_type, tracer_args.num_entries,
                   tracer_args.devices, tracer_args.num_devices);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, tracer_args.tracer_status);
+  tracer_record.num_devices_val =
+      tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -799,7 +807,7 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 3);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -807,8 +815,9 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
         tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(3, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -819,33 +828,34 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 3);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetDeviceInfo_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.device, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -882,15 +892,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 4);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSubDevices);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(4, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -901,33 +912,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
   tracer_args.num_devices = num_devices;
   tracer_args.out_devices = out_devices;
   tracer_args.num_devices_ret = num_devices_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_device);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.out_devices);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 4);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCreateSubDevices_record tracer_record;
+  tracer_record.in_device = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.out_devices = (uint64_t)(uintptr_t)(tracer_args.out_devices);
+  tracer_record.num_devices_ret = (uint64_t)(uintptr_t)(tracer_args.num_devices_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSubDevices);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_devices,
                   tracer_args.out_devices, tracer_args.num_devices_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
-  tracer_record[10] = tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, tracer_args.tracer_status);
+  tracer_record.out_devices_val =
+      tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
+  tracer_record.num_devices_ret_val =
+      tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -964,40 +978,42 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 5);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainDevice);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(5, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainDevice_args tracer_args;
   tracer_args.device = device;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 5);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainDevice_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainDevice);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1031,40 +1047,42 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 6);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseDevice);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(6, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseDevice_args tracer_args;
   tracer_args.device = device;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 6);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseDevice_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseDevice);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1101,7 +1119,8 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 7);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -1109,7 +1128,8 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(7, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1118,29 +1138,30 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 7);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetDefaultDeviceCommandQueue_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.device, tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1178,7 +1199,7 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 8);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceAndHostTimer);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -1186,7 +1207,8 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(8, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1195,31 +1217,34 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
   tracer_args.device = device;
   tracer_args.device_timestamp = device_timestamp;
   tracer_args.host_timestamp = host_timestamp;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device_timestamp);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 8);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetDeviceAndHostTimer_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.device_timestamp = (uint64_t)(uintptr_t)(tracer_args.device_timestamp);
+  tracer_record.host_timestamp = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceAndHostTimer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.device, tracer_args.device_timestamp, tracer_args.host_timestamp);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
-  tracer_record[8] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.device_timestamp_val =
+      tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
+  tracer_record.host_timestamp_val =
+      tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1256,15 +1281,16 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 9);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetHostTimer);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device, host_timestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(9, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1272,27 +1298,29 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
   struct opencl_clGetHostTimer_args tracer_args;
   tracer_args.device = device;
   tracer_args.host_timestamp = host_timestamp;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 9);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetHostTimer_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.host_timestamp = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetHostTimer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.host_timestamp);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-  tracer_record[6] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.host_timestamp_val =
+      tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1335,37 +1363,39 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.devices);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateContext_record tracer_record;
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.devices = (uint64_t)(uintptr_t)(tracer_args.devices);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 10);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateContext);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.properties, tracer_args.num_devices, tracer_args.devices,
                   tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateContext, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1409,37 +1439,39 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[5] = (uint64_t)(tracer_args.device_type);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateContextFromType_record tracer_record;
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.device_type = (uint64_t)(tracer_args.device_type);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 11);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateContextFromType);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.properties, tracer_args.device_type, tracer_args.pfn_notify,
                   tracer_args.user_data, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateContextFromType, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1478,40 +1510,42 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 12);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainContext);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(12, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainContext_args tracer_args;
   tracer_args.context = context;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 12);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainContext_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainContext);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1545,40 +1579,42 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 13);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseContext);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(13, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseContext_args tracer_args;
   tracer_args.context = context;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 13);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseContext_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseContext);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1614,7 +1650,7 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 14);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetContextInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -1622,8 +1658,9 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
         tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(14, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1634,33 +1671,34 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 14);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetContextInfo_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetContextInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1699,7 +1737,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 15);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clSetContextDestructorCallback);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -1707,7 +1746,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(15, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetContextDestructorCallback, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1716,29 +1756,30 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   tracer_args.context = context;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 15);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetContextDestructorCallback_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetContextDestructorCallback);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetContextDestructorCallback,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1781,36 +1822,39 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateCommandQueueWithProperties_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
   opencl_hook_clCreateCommandQueueWithProperties_before(&tracer_args);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 16);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandQueueWithProperties);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateCommandQueueWithProperties,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1848,40 +1892,43 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 17);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainCommandQueue);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(17, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainCommandQueue_args tracer_args;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 17);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainCommandQueue_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainCommandQueue);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1916,41 +1963,43 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 18);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseCommandQueue);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(18, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseCommandQueue_args tracer_args;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 18);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseCommandQueue_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseCommandQueue);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1989,7 +2038,7 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 19);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetCommandQueueInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -1997,8 +2046,9 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
         tracer_real(command_queue, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(19, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2009,34 +2059,35 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 19);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetCommandQueueInfo_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetCommandQueueInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2081,35 +2132,37 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateBuffer_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 20);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
                                           tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2151,36 +2204,38 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
   tracer_args.buffer_create_type = buffer_create_type;
   tracer_args.buffer_create_info = buffer_create_info;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.buffer_create_type);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_create_info);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateSubBuffer_record tracer_record;
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.buffer_create_type = (uint64_t)(tracer_args.buffer_create_type);
+  tracer_record.buffer_create_info = (uint64_t)(uintptr_t)(tracer_args.buffer_create_info);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 21);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSubBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.buffer, tracer_args.flags, tracer_args.buffer_create_type,
                   tracer_args.buffer_create_info, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateSubBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2224,37 +2279,39 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
   tracer_args.image_desc = image_desc;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateImage_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.image_desc = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 22);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format,
                   tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2297,37 +2354,39 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
   tracer_args.pipe_max_packets = pipe_max_packets;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.pipe_packet_size);
-  tracer_record[7] = (uint64_t)(tracer_args.pipe_max_packets);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreatePipe_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.pipe_packet_size = (uint64_t)(tracer_args.pipe_packet_size);
+  tracer_record.pipe_max_packets = (uint64_t)(tracer_args.pipe_max_packets);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 23);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreatePipe);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.pipe_packet_size,
                   tracer_args.pipe_max_packets, tracer_args.properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreatePipe, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2373,38 +2432,40 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateBufferWithProperties_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 24);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateBufferWithProperties);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size,
                   tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateBufferWithProperties, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2453,39 +2514,41 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
   tracer_args.image_desc = image_desc;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateImageWithProperties_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.image_desc = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 25);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateImageWithProperties);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format,
       tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateImageWithProperties, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2525,40 +2588,42 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 26);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainMemObject);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(26, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainMemObject_args tracer_args;
   tracer_args.memobj = memobj;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 26);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainMemObject_record tracer_record;
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainMemObject);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2592,40 +2657,42 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 27);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseMemObject);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(27, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseMemObject_args tracer_args;
   tracer_args.memobj = memobj;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 27);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseMemObject_record tracer_record;
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseMemObject);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2662,7 +2729,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 28);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSupportedImageFormats);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -2671,7 +2738,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(28, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2683,35 +2751,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
   tracer_args.num_entries = num_entries;
   tracer_args.image_formats = image_formats;
   tracer_args.num_image_formats = num_image_formats;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.image_type);
-  tracer_record[7] = (uint64_t)(tracer_args.num_entries);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_formats);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.num_image_formats);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 28);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetSupportedImageFormats_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_type = (uint64_t)(tracer_args.image_type);
+  tracer_record.num_entries = (uint64_t)(tracer_args.num_entries);
+  tracer_record.image_formats = (uint64_t)(uintptr_t)(tracer_args.image_formats);
+  tracer_record.num_image_formats = (uint64_t)(uintptr_t)(tracer_args.num_image_formats);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSupportedImageFormats);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.image_type, tracer_args.num_entries,
                                           tracer_args.image_formats, tracer_args.num_image_formats);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.num_image_formats_val =
       tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2752,7 +2821,7 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 29);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMemObjectInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -2760,8 +2829,9 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
         tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(29, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2772,33 +2842,34 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 29);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetMemObjectInfo_record tracer_record;
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMemObjectInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.memobj, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2836,7 +2907,7 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 30);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetImageInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -2844,8 +2915,9 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
         tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(30, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2856,33 +2928,34 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 30);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetImageInfo_record tracer_record;
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetImageInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.image, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2919,7 +2992,7 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 31);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPipeInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -2927,8 +3000,9 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
         tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(31, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2939,33 +3013,34 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.pipe);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 31);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetPipeInfo_record tracer_record;
+  tracer_record.pipe = (uint64_t)(uintptr_t)(tracer_args.pipe);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetPipeInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.pipe, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3003,7 +3078,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 32);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clSetMemObjectDestructorCallback);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -3011,7 +3087,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(32, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3020,29 +3097,31 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   tracer_args.memobj = memobj;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 32);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetMemObjectDestructorCallback_record tracer_record;
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clSetMemObjectDestructorCallback);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3081,7 +3160,7 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 33);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMAlloc);
     void *tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -3089,7 +3168,7 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(33, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -3099,30 +3178,31 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(tracer_args.alignment);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 33);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSVMAlloc_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.alignment = (uint64_t)(tracer_args.alignment);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMAlloc);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3158,14 +3238,14 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 34);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMFree);
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(34, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -3173,26 +3253,27 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   struct opencl_clSVMFree_args tracer_args;
   tracer_args.context = context;
   tracer_args.svm_pointer = svm_pointer;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 34);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSVMFree_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.svm_pointer = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMFree);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
 }
 
@@ -3229,34 +3310,36 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
   tracer_args.context = context;
   tracer_args.sampler_properties = sampler_properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sampler_properties);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateSamplerWithProperties_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.sampler_properties = (uint64_t)(uintptr_t)(tracer_args.sampler_properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 35);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSamplerWithProperties);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.sampler_properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateSamplerWithProperties,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3294,40 +3377,42 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 36);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainSampler);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(36, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainSampler_args tracer_args;
   tracer_args.sampler = sampler;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 36);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainSampler_record tracer_record;
+  tracer_record.sampler = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainSampler);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3361,40 +3446,42 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 37);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseSampler);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(37, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseSampler_args tracer_args;
   tracer_args.sampler = sampler;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 37);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseSampler_record tracer_record;
+  tracer_record.sampler = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseSampler);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3430,7 +3517,7 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 38);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSamplerInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -3438,8 +3525,9 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
         tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(38, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3450,33 +3538,34 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 38);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetSamplerInfo_record tracer_record;
+  tracer_record.sampler = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSamplerInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.sampler, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3519,37 +3608,39 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
   tracer_args.strings = strings;
   tracer_args.lengths = lengths;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.count);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.strings);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.lengths);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateProgramWithSource_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.count = (uint64_t)(tracer_args.count);
+  tracer_record.strings = (uint64_t)(uintptr_t)(tracer_args.strings);
+  tracer_record.lengths = (uint64_t)(uintptr_t)(tracer_args.lengths);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 39);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateProgramWithSource);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.count, tracer_args.strings, tracer_args.lengths,
                   tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateProgramWithSource, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3596,39 +3687,41 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
   tracer_args.binaries = binaries;
   tracer_args.binary_status = binary_status;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.lengths);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.binaries);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.binary_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateProgramWithBinary_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.device_list = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record.lengths = (uint64_t)(uintptr_t)(tracer_args.lengths);
+  tracer_record.binaries = (uint64_t)(uintptr_t)(tracer_args.binaries);
+  tracer_record.binary_status = (uint64_t)(uintptr_t)(tracer_args.binary_status);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 40);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateProgramWithBinary);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.lengths,
       tracer_args.binaries, tracer_args.binary_status, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateProgramWithBinary, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3676,37 +3769,40 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
   tracer_args.device_list = device_list;
   tracer_args.kernel_names = kernel_names;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.kernel_names);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateProgramWithBuiltInKernels_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.device_list = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record.kernel_names = (uint64_t)(uintptr_t)(tracer_args.kernel_names);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 41);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clCreateProgramWithBuiltInKernels);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list,
                   tracer_args.kernel_names, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateProgramWithBuiltInKernels,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3749,35 +3845,37 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
   tracer_args.il = il;
   tracer_args.length = length;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.il);
-  tracer_record[6] = (uint64_t)(tracer_args.length);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateProgramWithIL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.il = (uint64_t)(uintptr_t)(tracer_args.il);
+  tracer_record.length = (uint64_t)(tracer_args.length);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 42);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateProgramWithIL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateProgramWithIL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3814,40 +3912,42 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 43);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainProgram);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(43, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainProgram_args tracer_args;
   tracer_args.program = program;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 43);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainProgram_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3881,40 +3981,42 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 44);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseProgram);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(44, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseProgram_args tracer_args;
   tracer_args.program = program;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 44);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseProgram_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3950,15 +4052,16 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 45);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clBuildProgram);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(45, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3970,32 +4073,33 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   tracer_args.options = options;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 45);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clBuildProgram_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.device_list = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record.options = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clBuildProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list,
                   tracer_args.options, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4035,7 +4139,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 46);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCompileProgram);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4043,8 +4147,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
                                 input_headers, header_include_names, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(46, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4059,39 +4164,40 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   tracer_args.header_include_names = header_include_names;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
-  tracer_record[8] = (uint64_t)(tracer_args.num_input_headers);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.input_headers);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.header_include_names);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 46);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCompileProgram_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.device_list = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record.options = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record.num_input_headers = (uint64_t)(tracer_args.num_input_headers);
+  tracer_record.input_headers = (uint64_t)(uintptr_t)(tracer_args.input_headers);
+  tracer_record.header_include_names = (uint64_t)(uintptr_t)(tracer_args.header_include_names);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCompileProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list,
                   tracer_args.options, tracer_args.num_input_headers, tracer_args.input_headers,
                   tracer_args.header_include_names, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.header_include_names
-                          ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
-                          : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, tracer_args.tracer_status);
+  tracer_record.header_include_names_val =
+      tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
+                                       : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4142,41 +4248,43 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[15];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
-  tracer_record[8] = (uint64_t)(tracer_args.num_input_programs);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.input_programs);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clLinkProgram_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.num_devices = (uint64_t)(tracer_args.num_devices);
+  tracer_record.device_list = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record.options = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record.num_input_programs = (uint64_t)(tracer_args.num_input_programs);
+  tracer_record.input_programs = (uint64_t)(uintptr_t)(tracer_args.input_programs);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 47);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLinkProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list,
                   tracer_args.options, tracer_args.num_input_programs, tracer_args.input_programs,
                   tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[14] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clLinkProgram, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4219,7 +4327,7 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 48);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetProgramReleaseCallback);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4227,7 +4335,8 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(48, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4236,29 +4345,30 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   tracer_args.program = program;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 48);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetProgramReleaseCallback_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetProgramReleaseCallback);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.program, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4297,7 +4407,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 49);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clSetProgramSpecializationConstant);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4305,7 +4416,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(49, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4315,30 +4427,32 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   tracer_args.spec_id = spec_id;
   tracer_args.spec_size = spec_size;
   tracer_args.spec_value = spec_value;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(tracer_args.spec_id);
-  tracer_record[6] = (uint64_t)(tracer_args.spec_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.spec_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 49);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetProgramSpecializationConstant_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.spec_id = (uint64_t)(tracer_args.spec_id);
+  tracer_record.spec_size = (uint64_t)(tracer_args.spec_size);
+  tracer_record.spec_value = (uint64_t)(uintptr_t)(tracer_args.spec_value);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clSetProgramSpecializationConstant);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.spec_id,
                                           tracer_args.spec_size, tracer_args.spec_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4376,7 +4490,7 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 50);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUnloadPlatformCompiler);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4384,33 +4498,35 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(50, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clUnloadPlatformCompiler_args tracer_args;
   tracer_args.platform = platform;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 50);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clUnloadPlatformCompiler_record tracer_record;
+  tracer_record.platform = (uint64_t)(uintptr_t)(tracer_args.platform);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUnloadPlatformCompiler);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4447,7 +4563,7 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 51);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetProgramInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4455,8 +4571,9 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
         tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(51, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4467,33 +4584,34 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 51);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetProgramInfo_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetProgramInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.program, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4532,7 +4650,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 52);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetProgramBuildInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4540,8 +4658,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(52, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4553,35 +4672,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 52);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetProgramBuildInfo_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetProgramBuildInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.program, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size,
       tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4623,33 +4743,35 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
   tracer_args.program = program;
   tracer_args.kernel_name = kernel_name;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel_name);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateKernel_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.kernel_name = (uint64_t)(uintptr_t)(tracer_args.kernel_name);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 53);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.program, tracer_args.kernel_name, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4685,7 +4807,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 54);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateKernelsInProgram);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -4693,7 +4815,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(54, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4703,31 +4826,33 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
   tracer_args.num_kernels = num_kernels;
   tracer_args.kernels = kernels;
   tracer_args.num_kernels_ret = num_kernels_ret;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
-  tracer_record[5] = (uint64_t)(tracer_args.num_kernels);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.kernels);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.num_kernels_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 54);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCreateKernelsInProgram_record tracer_record;
+  tracer_record.program = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record.num_kernels = (uint64_t)(tracer_args.num_kernels);
+  tracer_record.kernels = (uint64_t)(uintptr_t)(tracer_args.kernels);
+  tracer_record.num_kernels_ret = (uint64_t)(uintptr_t)(tracer_args.num_kernels_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateKernelsInProgram);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_kernels,
                                           tracer_args.kernels, tracer_args.num_kernels_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.num_kernels_ret_val =
+      tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4765,31 +4890,33 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
   struct opencl_clCloneKernel_args tracer_args;
   tracer_args.source_kernel = source_kernel;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.source_kernel);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCloneKernel_record tracer_record;
+  tracer_record.source_kernel = (uint64_t)(uintptr_t)(tracer_args.source_kernel);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 55);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCloneKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.source_kernel, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCloneKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4824,40 +4951,42 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 56);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainKernel);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(56, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainKernel_args tracer_args;
   tracer_args.kernel = kernel;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 56);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainKernel_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4891,40 +5020,42 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 57);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseKernel);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(57, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseKernel_args tracer_args;
   tracer_args.kernel = kernel;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 57);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseKernel_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4959,15 +5090,16 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 58);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArg);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(58, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4977,29 +5109,30 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   tracer_args.arg_index = arg_index;
   tracer_args.arg_size = arg_size;
   tracer_args.arg_value = arg_value;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
-  tracer_record[6] = (uint64_t)(tracer_args.arg_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 58);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelArg_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.arg_index = (uint64_t)(tracer_args.arg_index);
+  tracer_record.arg_size = (uint64_t)(tracer_args.arg_size);
+  tracer_record.arg_value = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArg);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
                                           tracer_args.arg_size, tracer_args.arg_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5036,7 +5169,7 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 59);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgSVMPointer);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5044,7 +5177,8 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(59, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5053,29 +5187,30 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 59);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelArgSVMPointer_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.arg_index = (uint64_t)(tracer_args.arg_index);
+  tracer_record.arg_value = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgSVMPointer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5111,15 +5246,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 60);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelExecInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(60, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5129,29 +5265,30 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 60);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelExecInfo_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelExecInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5188,7 +5325,7 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 61);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5196,8 +5333,9 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
         tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(61, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5208,33 +5346,34 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 61);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelInfo_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5273,7 +5412,7 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 62);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelArgInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5281,8 +5420,9 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(62, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5294,34 +5434,35 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.arg_indx);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 62);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelArgInfo_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.arg_indx = (uint64_t)(tracer_args.arg_indx);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelArgInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.kernel, tracer_args.arg_indx, tracer_args.param_name,
       tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5363,7 +5504,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 63);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelWorkGroupInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5372,7 +5513,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(63, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5384,35 +5526,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 63);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelWorkGroupInfo_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelWorkGroupInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size,
       tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5455,7 +5598,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 64);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSubGroupInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5464,7 +5607,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(64, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5478,38 +5622,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.input_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.input_value);
-  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 64);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelSubGroupInfo_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.input_value_size = (uint64_t)(tracer_args.input_value_size);
+  tracer_record.input_value = (uint64_t)(uintptr_t)(tracer_args.input_value);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSubGroupInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.input_value_size,
       tracer_args.input_value, tracer_args.param_value_size, tracer_args.param_value,
       tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5550,15 +5695,16 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 65);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clWaitForEvents);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_events, event_list);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(65, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5566,26 +5712,27 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   struct opencl_clWaitForEvents_args tracer_args;
   tracer_args.num_events = num_events;
   tracer_args.event_list = event_list;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(tracer_args.num_events);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.event_list);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 65);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clWaitForEvents_record tracer_record;
+  tracer_record.num_events = (uint64_t)(tracer_args.num_events);
+  tracer_record.event_list = (uint64_t)(uintptr_t)(tracer_args.event_list);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clWaitForEvents);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_events, tracer_args.event_list);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
-    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5621,7 +5768,7 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 66);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetEventInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -5629,8 +5776,9 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
         tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(66, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5641,33 +5789,34 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 66);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetEventInfo_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetEventInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5704,31 +5853,33 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
   struct opencl_clCreateUserEvent_args tracer_args;
   tracer_args.context = context;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateUserEvent_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 67);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateUserEvent);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateUserEvent, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5763,40 +5914,42 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 68);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainEvent);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(68, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainEvent_args tracer_args;
   tracer_args.event = event;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 68);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainEvent_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainEvent);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5830,40 +5983,42 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 69);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseEvent);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(69, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseEvent_args tracer_args;
   tracer_args.event = event;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 69);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseEvent_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseEvent);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5898,15 +6053,16 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 70);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetUserEventStatus);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, execution_status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(70, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5914,26 +6070,28 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   struct opencl_clSetUserEventStatus_args tracer_args;
   tracer_args.event = event;
   tracer_args.execution_status = execution_status;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[5] = (uint64_t)(int64_t)(tracer_args.execution_status);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 70);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetUserEventStatus_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.execution_status = (uint64_t)(int64_t)(tracer_args.execution_status);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetUserEventStatus);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.execution_status);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5970,15 +6128,16 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 71);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetEventCallback);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(71, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5988,29 +6147,31 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   tracer_args.command_exec_callback_type = command_exec_callback_type;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[5] = (uint64_t)(int64_t)(tracer_args.command_exec_callback_type);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 71);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetEventCallback_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.command_exec_callback_type =
+      (uint64_t)(int64_t)(tracer_args.command_exec_callback_type);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetEventCallback);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.command_exec_callback_type,
                                           tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6048,7 +6209,7 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 72);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetEventProfilingInfo);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -6057,7 +6218,8 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(72, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6068,34 +6230,35 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 72);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetEventProfilingInfo_record tracer_record;
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetEventProfilingInfo);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6134,7 +6297,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 73);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFlush);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -6142,32 +6305,33 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(73, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clFlush, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clFlush_args tracer_args;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 73);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clFlush_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFlush);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clFlush, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFlush__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clFlush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFlush, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clFlush, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6200,7 +6364,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 74);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFinish);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -6208,32 +6372,33 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(74, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clFinish, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clFinish_args tracer_args;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 74);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clFinish_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFinish);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFinish__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinish__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFinish, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinish, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6278,16 +6443,16 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
-  tracer_record[7] = (uint64_t)(tracer_args.offset);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueReadBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.blocking_read = (uint64_t)(tracer_args.blocking_read);
+  tracer_record.offset = (uint64_t)(tracer_args.offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6298,28 +6463,29 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 75);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read, tracer_args.offset,
       tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueReadBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6377,21 +6543,21 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[19];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.buffer_row_pitch);
-  tracer_record[11] = (uint64_t)(tracer_args.buffer_slice_pitch);
-  tracer_record[12] = (uint64_t)(tracer_args.host_row_pitch);
-  tracer_record[13] = (uint64_t)(tracer_args.host_slice_pitch);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[15] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueReadBufferRect_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.blocking_read = (uint64_t)(tracer_args.blocking_read);
+  tracer_record.buffer_origin = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
+  tracer_record.host_origin = (uint64_t)(uintptr_t)(tracer_args.host_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.buffer_row_pitch = (uint64_t)(tracer_args.buffer_row_pitch);
+  tracer_record.buffer_slice_pitch = (uint64_t)(tracer_args.buffer_slice_pitch);
+  tracer_record.host_row_pitch = (uint64_t)(tracer_args.host_row_pitch);
+  tracer_record.host_slice_pitch = (uint64_t)(tracer_args.host_slice_pitch);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6404,31 +6570,32 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 76);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadBufferRect);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read,
       tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region,
       tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch,
       tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReadBufferRect, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6485,16 +6652,16 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
-  tracer_record[7] = (uint64_t)(tracer_args.offset);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueWriteBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.blocking_write = (uint64_t)(tracer_args.blocking_write);
+  tracer_record.offset = (uint64_t)(tracer_args.offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6505,28 +6672,30 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 77);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write, tracer_args.offset,
       tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueWriteBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6586,21 +6755,21 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[19];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.buffer_row_pitch);
-  tracer_record[11] = (uint64_t)(tracer_args.buffer_slice_pitch);
-  tracer_record[12] = (uint64_t)(tracer_args.host_row_pitch);
-  tracer_record[13] = (uint64_t)(tracer_args.host_slice_pitch);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[15] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueWriteBufferRect_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.blocking_write = (uint64_t)(tracer_args.blocking_write);
+  tracer_record.buffer_origin = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
+  tracer_record.host_origin = (uint64_t)(uintptr_t)(tracer_args.host_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.buffer_row_pitch = (uint64_t)(tracer_args.buffer_row_pitch);
+  tracer_record.buffer_slice_pitch = (uint64_t)(tracer_args.buffer_slice_pitch);
+  tracer_record.host_row_pitch = (uint64_t)(tracer_args.host_row_pitch);
+  tracer_record.host_slice_pitch = (uint64_t)(tracer_args.host_slice_pitch);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6613,31 +6782,32 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 78);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteBufferRect);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write,
       tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region,
       tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch,
       tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
-  tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWriteBufferRect, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6695,16 +6865,16 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
-  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
-  tracer_record[8] = (uint64_t)(tracer_args.offset);
-  tracer_record[9] = (uint64_t)(tracer_args.size);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueFillBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.pattern = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record.pattern_size = (uint64_t)(tracer_args.pattern_size);
+  tracer_record.offset = (uint64_t)(tracer_args.offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6715,28 +6885,29 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 79);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueFillBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.buffer, tracer_args.pattern, tracer_args.pattern_size,
       tracer_args.offset, tracer_args.size, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueFillBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6788,16 +6959,16 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[7] = (uint64_t)(tracer_args.src_offset);
-  tracer_record[8] = (uint64_t)(tracer_args.dst_offset);
-  tracer_record[9] = (uint64_t)(tracer_args.size);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueCopyBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_offset = (uint64_t)(tracer_args.src_offset);
+  tracer_record.dst_offset = (uint64_t)(tracer_args.dst_offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6808,28 +6979,29 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 80);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer,
       tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueCopyBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6886,20 +7058,20 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[18];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.src_row_pitch);
-  tracer_record[11] = (uint64_t)(tracer_args.src_slice_pitch);
-  tracer_record[12] = (uint64_t)(tracer_args.dst_row_pitch);
-  tracer_record[13] = (uint64_t)(tracer_args.dst_slice_pitch);
-  tracer_record[14] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueCopyBufferRect_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.src_row_pitch = (uint64_t)(tracer_args.src_row_pitch);
+  tracer_record.src_slice_pitch = (uint64_t)(tracer_args.src_slice_pitch);
+  tracer_record.dst_row_pitch = (uint64_t)(tracer_args.dst_row_pitch);
+  tracer_record.dst_slice_pitch = (uint64_t)(tracer_args.dst_slice_pitch);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -6912,30 +7084,31 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 81);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBufferRect);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer,
       tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.src_row_pitch,
       tracer_args.src_slice_pitch, tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
-  tracer_record[17] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferRect, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6993,18 +7166,18 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[16];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[9] = (uint64_t)(tracer_args.row_pitch);
-  tracer_record[10] = (uint64_t)(tracer_args.slice_pitch);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueReadImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.blocking_read = (uint64_t)(tracer_args.blocking_read);
+  tracer_record.origin = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.row_pitch = (uint64_t)(tracer_args.row_pitch);
+  tracer_record.slice_pitch = (uint64_t)(tracer_args.slice_pitch);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -7015,28 +7188,29 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 82);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.image, tracer_args.blocking_read, tracer_args.origin,
       tracer_args.region, tracer_args.row_pitch, tracer_args.slice_pitch, tracer_args.ptr,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueReadImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7089,18 +7263,18 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[16];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[9] = (uint64_t)(tracer_args.input_row_pitch);
-  tracer_record[10] = (uint64_t)(tracer_args.input_slice_pitch);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueWriteImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.blocking_write = (uint64_t)(tracer_args.blocking_write);
+  tracer_record.origin = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.input_row_pitch = (uint64_t)(tracer_args.input_row_pitch);
+  tracer_record.input_slice_pitch = (uint64_t)(tracer_args.input_slice_pitch);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -7111,29 +7285,30 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 83);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.image, tracer_args.blocking_write, tracer_args.origin,
       tracer_args.region, tracer_args.input_row_pitch, tracer_args.input_slice_pitch,
       tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list,
       tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueWriteImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7179,7 +7354,7 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 84);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueFillImage);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -7187,8 +7362,9 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(84, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7202,36 +7378,37 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.fill_color);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 84);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueFillImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.fill_color = (uint64_t)(uintptr_t)(tracer_args.fill_color);
+  tracer_record.origin = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueFillImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.fill_color,
                   tracer_args.origin, tracer_args.region, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7282,16 +7459,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueCopyImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_image = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record.dst_image = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -7302,28 +7479,29 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 85);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image,
       tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueCopyImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7368,7 +7546,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 86);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -7377,7 +7555,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(86, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7392,38 +7571,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[9] = (uint64_t)(tracer_args.dst_offset);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 86);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueCopyImageToBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_image = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.dst_offset = (uint64_t)(tracer_args.dst_offset);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_buffer,
       tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7469,7 +7649,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 87);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBufferToImage);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -7478,7 +7658,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(87, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7493,38 +7674,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
-  tracer_record[7] = (uint64_t)(tracer_args.src_offset);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 87);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueCopyBufferToImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_image = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record.src_offset = (uint64_t)(tracer_args.src_offset);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBufferToImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_image,
       tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7577,17 +7759,17 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_map);
-  tracer_record[7] = (uint64_t)(tracer_args.map_flags);
-  tracer_record[8] = (uint64_t)(tracer_args.offset);
-  tracer_record[9] = (uint64_t)(tracer_args.size);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clEnqueueMapBuffer_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.blocking_map = (uint64_t)(tracer_args.blocking_map);
+  tracer_record.map_flags = (uint64_t)(tracer_args.map_flags);
+  tracer_record.offset = (uint64_t)(tracer_args.offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
@@ -7601,31 +7783,33 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 88);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMapBuffer);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_map,
                   tracer_args.map_flags, tracer_args.offset, tracer_args.size,
                   tracer_args.num_events_in_wait_list, tracer_args.event_wait_list,
                   tracer_args.event, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_record[16] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMapBuffer, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7682,49 +7866,52 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[21];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[6] = (uint64_t)(tracer_args.blocking_map);
-  tracer_record[7] = (uint64_t)(tracer_args.map_flags);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.image_row_pitch);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.image_slice_pitch);
-  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
-  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clEnqueueMapImage_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.blocking_map = (uint64_t)(tracer_args.blocking_map);
+  tracer_record.map_flags = (uint64_t)(tracer_args.map_flags);
+  tracer_record.origin = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.image_row_pitch = (uint64_t)(uintptr_t)(tracer_args.image_row_pitch);
+  tracer_record.image_slice_pitch = (uint64_t)(uintptr_t)(tracer_args.image_slice_pitch);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 89);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMapImage);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.image, tracer_args.blocking_map, tracer_args.map_flags,
       tracer_args.origin, tracer_args.region, tracer_args.image_row_pitch,
       tracer_args.image_slice_pitch, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[17] = tracer_args.image_row_pitch ? (uint64_t)(*tracer_args.image_row_pitch) : 0;
-  tracer_record[18] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMapImage, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.image_row_pitch_val =
+      tracer_args.image_row_pitch ? (uint64_t)(*tracer_args.image_row_pitch) : 0;
+  tracer_record.image_slice_pitch_val =
       tracer_args.image_slice_pitch ? (uint64_t)(*tracer_args.image_slice_pitch) : 0;
-  tracer_record[19] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  tracer_record[20] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7774,13 +7961,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mapped_ptr);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueUnmapMemObject_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record.mapped_ptr = (uint64_t)(uintptr_t)(tracer_args.mapped_ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -7791,28 +7978,29 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 90);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueUnmapMemObject);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.memobj, tracer_args.mapped_ptr,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueUnmapMemObject, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7857,7 +8045,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 91);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemObjects);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -7866,7 +8054,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(91, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7879,36 +8068,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.flags);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 91);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMigrateMemObjects_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_mem_objects = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemObjects);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects,
                   tracer_args.flags, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7960,16 +8150,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[6] = (uint64_t)(tracer_args.work_dim);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueNDRangeKernel_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.work_dim = (uint64_t)(tracer_args.work_dim);
+  tracer_record.global_work_offset = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record.global_work_size = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record.local_work_size = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_KERNEL,
@@ -7980,29 +8170,30 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 92);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueNDRangeKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim,
       tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.local_work_size,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueNDRangeKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8046,7 +8237,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 93);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueNativeKernel);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8054,8 +8245,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(93, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8071,41 +8263,42 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[16];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.user_func);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.args);
-  tracer_record[7] = (uint64_t)(tracer_args.cb_args);
-  tracer_record[8] = (uint64_t)(tracer_args.num_mem_objects);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mem_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.args_mem_loc);
-  tracer_record[11] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 93);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueNativeKernel_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.user_func = (uint64_t)(uintptr_t)(tracer_args.user_func);
+  tracer_record.args = (uint64_t)(uintptr_t)(tracer_args.args);
+  tracer_record.cb_args = (uint64_t)(tracer_args.cb_args);
+  tracer_record.num_mem_objects = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record.mem_list = (uint64_t)(uintptr_t)(tracer_args.mem_list);
+  tracer_record.args_mem_loc = (uint64_t)(uintptr_t)(tracer_args.args_mem_loc);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueNativeKernel);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.user_func, tracer_args.args, tracer_args.cb_args,
       tracer_args.num_mem_objects, tracer_args.mem_list, tracer_args.args_mem_loc,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
-  tracer_record[14] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth, tracer_args.tracer_status);
+  tracer_record.args_mem_loc_val =
       tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
-  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8150,7 +8343,7 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 94);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8158,7 +8351,8 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(94, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8168,32 +8362,33 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 94);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMarkerWithWaitList_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8234,7 +8429,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 95);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8242,7 +8437,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(95, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8252,32 +8448,33 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 95);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueBarrierWithWaitList_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8318,7 +8515,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 96);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMFree);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8326,8 +8523,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(96, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8341,36 +8539,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 96);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMFree_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_svm_pointers = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record.svm_pointers = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record.pfn_free_func = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMFree);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers,
       tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8422,15 +8621,15 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.blocking_copy);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueSVMMemcpy_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.blocking_copy = (uint64_t)(tracer_args.blocking_copy);
+  tracer_record.dst_ptr = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record.src_ptr = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -8441,28 +8640,29 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 97);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemcpy);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr,
                   tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpy, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8512,15 +8712,15 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
-  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueSVMMemFill_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.pattern = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record.pattern_size = (uint64_t)(tracer_args.pattern_size);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -8531,28 +8731,29 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 98);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemFill);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern,
                   tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMemFill, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8595,7 +8796,7 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 99);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMap);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8603,8 +8804,9 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(99, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8618,36 +8820,37 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.blocking_map);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 99);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMMap_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.blocking_map = (uint64_t)(tracer_args.blocking_map);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMap);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags,
                   tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8688,7 +8891,7 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 100);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMUnmap);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8696,8 +8899,9 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(100, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8708,32 +8912,33 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 100);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMUnmap_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMUnmap);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8773,7 +8978,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 101);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMigrateMem);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8781,8 +8986,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(101, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8796,39 +9002,40 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sizes);
-  tracer_record[8] = (uint64_t)(tracer_args.flags);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 101);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMMigrateMem_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_svm_pointers = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record.svm_pointers = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record.sizes = (uint64_t)(uintptr_t)(tracer_args.sizes);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMigrateMem);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers,
                   tracer_args.sizes, tracer_args.flags, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth, tracer_args.tracer_status);
+  tracer_record.svm_pointers_val =
       tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8873,15 +9080,17 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl,
                                     clGetExtensionFunctionAddressForPlatform__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 102);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform);
     void *tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(platform, func_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(102, tracer_depth, 0));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -8889,29 +9098,32 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
   struct opencl_clGetExtensionFunctionAddressForPlatform_args tracer_args;
   tracer_args.platform = platform;
   tracer_args.func_name = func_name;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.func_name);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 102);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetExtensionFunctionAddressForPlatform_record tracer_record;
+  tracer_record.platform = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record.func_name = (uint64_t)(uintptr_t)(tracer_args.func_name);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.func_name);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
                                    clGetExtensionFunctionAddressForPlatform__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full,
-                         &tracer_args, tracer_record);
+                         &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform,
+                         &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8952,7 +9164,7 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 103);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetCommandQueueProperty);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -8960,7 +9172,8 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(103, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8970,31 +9183,33 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
   tracer_args.properties = properties;
   tracer_args.enable = enable;
   tracer_args.old_properties = old_properties;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.enable);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.old_properties);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 103);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetCommandQueueProperty_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.properties = (uint64_t)(tracer_args.properties);
+  tracer_record.enable = (uint64_t)(tracer_args.enable);
+  tracer_record.old_properties = (uint64_t)(uintptr_t)(tracer_args.old_properties);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetCommandQueueProperty);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.properties,
                                           tracer_args.enable, tracer_args.old_properties);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.old_properties_val =
+      tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9041,40 +9256,42 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
   tracer_args.image_row_pitch = image_row_pitch;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[7] = (uint64_t)(tracer_args.image_width);
-  tracer_record[8] = (uint64_t)(tracer_args.image_height);
-  tracer_record[9] = (uint64_t)(tracer_args.image_row_pitch);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateImage2D_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.image_width = (uint64_t)(tracer_args.image_width);
+  tracer_record.image_height = (uint64_t)(tracer_args.image_height);
+  tracer_record.image_row_pitch = (uint64_t)(tracer_args.image_row_pitch);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 104);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateImage2D);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format,
                   tracer_args.image_width, tracer_args.image_height, tracer_args.image_row_pitch,
                   tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[13] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateImage2D, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9126,42 +9343,44 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
   tracer_args.image_slice_pitch = image_slice_pitch;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[16];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[7] = (uint64_t)(tracer_args.image_width);
-  tracer_record[8] = (uint64_t)(tracer_args.image_height);
-  tracer_record[9] = (uint64_t)(tracer_args.image_depth);
-  tracer_record[10] = (uint64_t)(tracer_args.image_row_pitch);
-  tracer_record[11] = (uint64_t)(tracer_args.image_slice_pitch);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateImage3D_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.image_width = (uint64_t)(tracer_args.image_width);
+  tracer_record.image_height = (uint64_t)(tracer_args.image_height);
+  tracer_record.image_depth = (uint64_t)(tracer_args.image_depth);
+  tracer_record.image_row_pitch = (uint64_t)(tracer_args.image_row_pitch);
+  tracer_record.image_slice_pitch = (uint64_t)(tracer_args.image_slice_pitch);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 105);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateImage3D);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_width,
       tracer_args.image_height, tracer_args.image_depth, tracer_args.image_row_pitch,
       tracer_args.image_slice_pitch, tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[15] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateImage3D, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9201,15 +9420,16 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 106);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMarker);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(106, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9217,27 +9437,28 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   struct opencl_clEnqueueMarker_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.event = event;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 106);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMarker_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMarker);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
-  tracer_record[6] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9273,15 +9494,16 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 107);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWaitForEvents);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue, num_events, event_list);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(107, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9290,29 +9512,30 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   tracer_args.command_queue = command_queue;
   tracer_args.num_events = num_events;
   tracer_args.event_list = event_list;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_events);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_list);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 107);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueWaitForEvents_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_events = (uint64_t)(tracer_args.num_events);
+  tracer_record.event_list = (uint64_t)(uintptr_t)(tracer_args.event_list);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWaitForEvents);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_events, tracer_args.event_list);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9349,40 +9572,42 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 108);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueBarrier);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(108, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueBarrier_args tracer_args;
   tracer_args.command_queue = command_queue;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 108);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueBarrier_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueBarrier);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9415,38 +9640,40 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 109);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUnloadCompiler);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(109, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clUnloadCompiler_args tracer_args;
-  uint64_t tracer_record[4];
-  unsigned tracer_depth = tracer_inflight_push("opencl", 109);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clUnloadCompiler_record tracer_record;
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUnloadCompiler);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real();
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9482,7 +9709,7 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 110);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetExtensionFunctionAddress);
     void *tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -9490,34 +9717,35 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(110, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetExtensionFunctionAddress_args tracer_args;
   tracer_args.func_name = func_name;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.func_name);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 110);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetExtensionFunctionAddress_record tracer_record;
+  tracer_record.func_name = (uint64_t)(uintptr_t)(tracer_args.func_name);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetExtensionFunctionAddress);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.func_name);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9556,35 +9784,38 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateCommandQueue_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.properties = (uint64_t)(tracer_args.properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
   opencl_hook_clCreateCommandQueue_before(&tracer_args);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 111);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandQueue);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateCommandQueue, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9626,36 +9857,38 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
   tracer_args.addressing_mode = addressing_mode;
   tracer_args.filter_mode = filter_mode;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.normalized_coords);
-  tracer_record[6] = (uint64_t)(tracer_args.addressing_mode);
-  tracer_record[7] = (uint64_t)(tracer_args.filter_mode);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateSampler_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.normalized_coords = (uint64_t)(tracer_args.normalized_coords);
+  tracer_record.addressing_mode = (uint64_t)(tracer_args.addressing_mode);
+  tracer_record.filter_mode = (uint64_t)(tracer_args.filter_mode);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 112);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSampler);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.normalized_coords, tracer_args.addressing_mode,
                   tracer_args.filter_mode, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateSampler, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9699,12 +9932,12 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
+  struct opencl_clEnqueueTask_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_KERNEL,
@@ -9715,27 +9948,28 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
       .completion = (void **)&tracer_args.event,
   };
   opencl_command_begin(&tracer_command);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 113);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueTask);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueTask, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9777,35 +10011,37 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
   tracer_args.queues = queues;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(tracer_args.num_queues);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.queues);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateCommandBufferKHR_record tracer_record;
+  tracer_record.num_queues = (uint64_t)(tracer_args.num_queues);
+  tracer_record.queues = (uint64_t)(uintptr_t)(tracer_args.queues);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 114);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues,
                                           tracer_args.properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateCommandBufferKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9846,7 +10082,7 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 115);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFinalizeCommandBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -9854,33 +10090,35 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(115, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clFinalizeCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 115);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clFinalizeCommandBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFinalizeCommandBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9918,7 +10156,7 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 116);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainCommandBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -9926,33 +10164,35 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(116, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 116);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainCommandBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainCommandBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9991,7 +10231,7 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 117);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseCommandBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -9999,33 +10239,35 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(117, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 117);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseCommandBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseCommandBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10065,7 +10307,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 118);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCommandBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10074,7 +10316,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(118, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10086,35 +10329,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(tracer_args.num_queues);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.queues);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 118);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueCommandBufferKHR_record tracer_record;
+  tracer_record.num_queues = (uint64_t)(tracer_args.num_queues);
+  tracer_record.queues = (uint64_t)(uintptr_t)(tracer_args.queues);
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCommandBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.num_queues, tracer_args.queues, tracer_args.command_buffer,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.queues_val = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10160,7 +10404,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 119);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10169,7 +10414,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(119, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10181,37 +10427,38 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 119);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandBarrierWithWaitListKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                   tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
                   tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[11] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10259,7 +10506,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 120);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10268,8 +10515,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(120, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10286,43 +10534,44 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[8] = (uint64_t)(tracer_args.src_offset);
-  tracer_record[9] = (uint64_t)(tracer_args.dst_offset);
-  tracer_record[10] = (uint64_t)(tracer_args.size);
-  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 120);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandCopyBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_offset = (uint64_t)(tracer_args.src_offset);
+  tracer_record.dst_offset = (uint64_t)(tracer_args.dst_offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer,
       tracer_args.dst_buffer, tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size,
       tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
       tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[16] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10376,7 +10625,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 121);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferRectKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10387,7 +10636,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(121, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10408,48 +10658,49 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[21];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[11] = (uint64_t)(tracer_args.src_row_pitch);
-  tracer_record[12] = (uint64_t)(tracer_args.src_slice_pitch);
-  tracer_record[13] = (uint64_t)(tracer_args.dst_row_pitch);
-  tracer_record[14] = (uint64_t)(tracer_args.dst_slice_pitch);
-  tracer_record[15] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[18] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 121);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandCopyBufferRectKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.src_row_pitch = (uint64_t)(tracer_args.src_row_pitch);
+  tracer_record.src_slice_pitch = (uint64_t)(tracer_args.src_slice_pitch);
+  tracer_record.dst_row_pitch = (uint64_t)(tracer_args.dst_row_pitch);
+  tracer_record.dst_slice_pitch = (uint64_t)(tracer_args.dst_slice_pitch);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferRectKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer,
       tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region,
       tracer_args.src_row_pitch, tracer_args.src_slice_pitch, tracer_args.dst_row_pitch,
       tracer_args.dst_slice_pitch, tracer_args.num_sync_points_in_wait_list,
       tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
-  tracer_record[19] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[20] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10503,7 +10754,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 122);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10513,7 +10764,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(122, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10530,43 +10782,44 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
-  tracer_record[8] = (uint64_t)(tracer_args.src_offset);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 122);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandCopyBufferToImageKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_buffer = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record.dst_image = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record.src_offset = (uint64_t)(tracer_args.src_offset);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer,
       tracer_args.dst_image, tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region,
       tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
       tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[16] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10617,7 +10870,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 123);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyImageKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10626,8 +10879,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(123, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10644,43 +10898,44 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_image);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 123);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandCopyImageKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_image = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record.dst_image = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.dst_origin = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyImageKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image,
       tracer_args.dst_image, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region,
       tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
       tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[16] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10733,7 +10988,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 124);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10743,7 +10998,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(124, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10760,43 +11016,44 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_image);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.dst_offset);
-  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 124);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandCopyImageToBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_image = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record.dst_buffer = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record.src_origin = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.dst_offset = (uint64_t)(tracer_args.dst_offset);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image,
       tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset,
       tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
       tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[16] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10845,7 +11102,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 125);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandFillBufferKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10854,8 +11111,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(125, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10872,43 +11130,44 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[17];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.buffer);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pattern);
-  tracer_record[8] = (uint64_t)(tracer_args.pattern_size);
-  tracer_record[9] = (uint64_t)(tracer_args.offset);
-  tracer_record[10] = (uint64_t)(tracer_args.size);
-  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 125);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandFillBufferKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.buffer = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record.pattern = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record.pattern_size = (uint64_t)(tracer_args.pattern_size);
+  tracer_record.offset = (uint64_t)(tracer_args.offset);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandFillBufferKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_buffer, tracer_args.command_queue, tracer_args.buffer,
       tracer_args.pattern, tracer_args.pattern_size, tracer_args.offset, tracer_args.size,
       tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
       tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
-  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[16] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10958,7 +11217,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 126);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandFillImageKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -10967,8 +11226,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(126, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10984,42 +11244,43 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[16];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.fill_color);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.origin);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
-  tracer_record[10] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 126);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandFillImageKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.image = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record.fill_color = (uint64_t)(uintptr_t)(tracer_args.fill_color);
+  tracer_record.origin = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record.region = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandFillImageKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.image,
                   tracer_args.fill_color, tracer_args.origin, tracer_args.region,
                   tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
                   tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
-  tracer_record[14] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[15] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11073,7 +11334,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 127);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandNDRangeKernelKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -11084,7 +11345,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(127, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11102,45 +11364,46 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  uint64_t tracer_record[18];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[8] = (uint64_t)(tracer_args.work_dim);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
-  tracer_record[12] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
-  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
-  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
-  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 127);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCommandNDRangeKernelKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.work_dim = (uint64_t)(tracer_args.work_dim);
+  tracer_record.global_work_offset = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record.global_work_size = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record.local_work_size = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
+  tracer_record.num_sync_points_in_wait_list = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record.sync_point_wait_list = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record.sync_point = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record.mutable_handle = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCommandNDRangeKernelKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.properties,
                   tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset,
                   tracer_args.global_work_size, tracer_args.local_work_size,
                   tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list,
                   tracer_args.sync_point, tracer_args.mutable_handle);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  tracer_record[16] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
-  tracer_record[17] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11190,7 +11453,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 128);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetCommandBufferInfoKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -11199,7 +11462,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(128, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11210,34 +11474,35 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 128);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetCommandBufferInfoKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetCommandBufferInfoKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_buffer, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11279,7 +11544,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 129);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUpdateMutableCommandsKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -11287,7 +11552,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(129, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11295,27 +11561,28 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   struct opencl_clUpdateMutableCommandsKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.mutable_config = mutable_config;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.mutable_config);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 129);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clUpdateMutableCommandsKHR_record tracer_record;
+  tracer_record.command_buffer = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record.mutable_config = (uint64_t)(uintptr_t)(tracer_args.mutable_config);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clUpdateMutableCommandsKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.mutable_config);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11355,7 +11622,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 130);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMutableCommandInfoKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -11364,7 +11631,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(130, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11375,34 +11643,35 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 130);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetMutableCommandInfoKHR_record tracer_record;
+  tracer_record.command = (uint64_t)(uintptr_t)(tracer_args.command);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMutableCommandInfoKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11444,7 +11713,7 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 131);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -11452,7 +11721,8 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(131, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11461,29 +11731,30 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   tracer_args.memobj = memobj;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 131);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetMemObjectDestructorAPPLE_record tracer_record;
+  tracer_record.memobj = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record.pfn_notify = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11524,14 +11795,14 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 132);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE);
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(132, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11541,29 +11812,30 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
-  tracer_record[6] = (uint64_t)(tracer_args.cb);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 132);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clLogMessagesToSystemLogAPPLE_record tracer_record;
+  tracer_record.errstr = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record.private_info = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record.cb = (uint64_t)(tracer_args.cb);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
 }
 
@@ -11604,14 +11876,14 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 133);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE);
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(133, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11621,29 +11893,30 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
-  tracer_record[6] = (uint64_t)(tracer_args.cb);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 133);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clLogMessagesToStdoutAPPLE_record tracer_record;
+  tracer_record.errstr = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record.private_info = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record.cb = (uint64_t)(tracer_args.cb);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
 }
 
@@ -11684,14 +11957,14 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 134);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE);
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(134, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11701,29 +11974,30 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
-  tracer_record[6] = (uint64_t)(tracer_args.cb);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 134);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clLogMessagesToStderrAPPLE_record tracer_record;
+  tracer_record.errstr = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record.private_info = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record.cb = (uint64_t)(tracer_args.cb);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
-    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
 }
 
@@ -11761,15 +12035,16 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 135);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(135, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11778,31 +12053,34 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
   tracer_args.num_entries = num_entries;
   tracer_args.platforms = platforms;
   tracer_args.num_platforms = num_platforms;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(tracer_args.num_entries);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.platforms);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 135);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clIcdGetPlatformIDsKHR_record tracer_record;
+  tracer_record.num_entries = (uint64_t)(tracer_args.num_entries);
+  tracer_record.platforms = (uint64_t)(uintptr_t)(tracer_args.platforms);
+  tracer_record.num_platforms = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
-  tracer_record[8] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.platforms_val =
+      tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
+  tracer_record.num_platforms_val =
+      tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11844,35 +12122,37 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
   tracer_args.il = il;
   tracer_args.length = length;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.il);
-  tracer_record[6] = (uint64_t)(tracer_args.length);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateProgramWithILKHR_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.il = (uint64_t)(uintptr_t)(tracer_args.il);
+  tracer_record.length = (uint64_t)(tracer_args.length);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 136);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateProgramWithILKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateProgramWithILKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11909,41 +12189,43 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 137);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clTerminateContextKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(137, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clTerminateContextKHR_args tracer_args;
   tracer_args.context = context;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 137);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clTerminateContextKHR_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clTerminateContextKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -11986,35 +12268,38 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateCommandQueueWithPropertiesKHR_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 138);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clCreateCommandQueueWithPropertiesKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateCommandQueueWithPropertiesKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full,
-                         &tracer_args, tracer_record);
+                         &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12053,40 +12338,42 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 139);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseDeviceEXT);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(139, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseDeviceEXT_args tracer_args;
   tracer_args.device = device;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 139);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseDeviceEXT_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseDeviceEXT);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12120,40 +12407,42 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 140);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainDeviceEXT);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(140, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainDeviceEXT_args tracer_args;
   tracer_args.device = device;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 140);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainDeviceEXT_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainDeviceEXT);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12188,15 +12477,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 141);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSubDevicesEXT);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(141, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12207,34 +12497,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
   tracer_args.num_entries = num_entries;
   tracer_args.out_devices = out_devices;
   tracer_args.num_devices = num_devices;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_device);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.num_entries);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.out_devices);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 141);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clCreateSubDevicesEXT_record tracer_record;
+  tracer_record.in_device = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.num_entries = (uint64_t)(tracer_args.num_entries);
+  tracer_record.out_devices = (uint64_t)(uintptr_t)(tracer_args.out_devices);
+  tracer_record.num_devices = (uint64_t)(uintptr_t)(tracer_args.num_devices);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateSubDevicesEXT);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_entries,
                   tracer_args.out_devices, tracer_args.num_devices);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
-  tracer_record[10] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth, tracer_args.tracer_status);
+  tracer_record.out_devices_val =
+      tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
+  tracer_record.num_devices_val =
+      tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12277,7 +12570,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 142);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12286,7 +12579,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(142, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12299,36 +12593,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.flags);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 142);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMigrateMemObjectEXT_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_mem_objects = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects,
                   tracer_args.flags, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12373,7 +12668,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 143);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12382,7 +12677,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(143, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12396,38 +12692,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[5] = (uint64_t)(tracer_args.image_width);
-  tracer_record[6] = (uint64_t)(tracer_args.image_height);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[8] = (uint64_t)(tracer_args.param_name);
-  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 143);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetDeviceImageInfoQCOM_record tracer_record;
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.image_width = (uint64_t)(tracer_args.image_width);
+  tracer_record.image_height = (uint64_t)(tracer_args.image_height);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.device, tracer_args.image_width, tracer_args.image_height,
                   tracer_args.image_format, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12472,7 +12769,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 144);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12481,7 +12779,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(144, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12493,34 +12792,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 144);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueAcquireGrallocObjectsIMG_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_objects = (uint64_t)(tracer_args.num_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12564,7 +12865,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 145);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12573,7 +12875,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(145, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12585,34 +12888,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 145);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueReleaseGrallocObjectsIMG_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_objects = (uint64_t)(tracer_args.num_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12658,7 +12963,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 146);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12668,7 +12973,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(146, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12683,38 +12989,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
-  tracer_record[7] = (uint64_t)(tracer_args.mipmap_filter_mode);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.array_region);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mip_region);
-  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 146);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueGenerateMipmapIMG_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.src_image = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record.dst_image = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record.mipmap_filter_mode = (uint64_t)(tracer_args.mipmap_filter_mode);
+  tracer_record.array_region = (uint64_t)(uintptr_t)(tracer_args.array_region);
+  tracer_record.mip_region = (uint64_t)(uintptr_t)(tracer_args.mip_region);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image,
       tracer_args.mipmap_filter_mode, tracer_args.array_region, tracer_args.mip_region,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12762,7 +13069,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 147);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12771,7 +13078,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(147, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12785,38 +13093,39 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_kernel);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.in_device);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.input_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.input_value);
-  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 147);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelSubGroupInfoKHR_record tracer_record;
+  tracer_record.in_kernel = (uint64_t)(uintptr_t)(tracer_args.in_kernel);
+  tracer_record.in_device = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.input_value_size = (uint64_t)(tracer_args.input_value_size);
+  tracer_record.input_value = (uint64_t)(uintptr_t)(tracer_args.input_value);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.in_kernel, tracer_args.in_device, tracer_args.param_name,
       tracer_args.input_value_size, tracer_args.input_value, tracer_args.param_value_size,
       tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12863,7 +13172,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 148);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12872,7 +13182,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(148, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                                         tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12884,37 +13195,40 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   tracer_args.global_work_offset = global_work_offset;
   tracer_args.global_work_size = global_work_size;
   tracer_args.suggested_local_work_size = suggested_local_work_size;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[6] = (uint64_t)(tracer_args.work_dim);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.suggested_local_work_size);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 148);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.work_dim = (uint64_t)(tracer_args.work_dim);
+  tracer_record.global_work_offset = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record.global_work_size = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record.suggested_local_work_size =
+      (uint64_t)(uintptr_t)(tracer_args.suggested_local_work_size);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim,
                   tracer_args.global_work_offset, tracer_args.global_work_size,
                   tracer_args.suggested_local_work_size);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.suggested_local_work_size
-                          ? (uint64_t)(*tracer_args.suggested_local_work_size)
-                          : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.suggested_local_work_size_val =
+      tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size)
+                                            : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -12962,7 +13276,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl,
                                     clEnqueueAcquireExternalMemObjectsKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 149);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -12971,7 +13286,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(149, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                                         tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12983,34 +13299,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 149);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueAcquireExternalMemObjectsKHR_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_mem_objects = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full,
-                         &tracer_args, tracer_record);
+                         &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13058,7 +13376,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl,
                                     clEnqueueReleaseExternalMemObjectsKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 150);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13067,7 +13386,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(150, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                                         tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13079,34 +13399,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
-  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 150);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueReleaseExternalMemObjectsKHR_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_mem_objects = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record.mem_objects = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full,
-                         &tracer_args, tracer_record);
+                         &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13152,7 +13474,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 151);
+    unsigned tracer_depth =
+        tracer_inflight_push("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13161,7 +13484,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(151, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13173,34 +13497,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
   tracer_args.handle_size = handle_size;
   tracer_args.handle_ptr = handle_ptr;
   tracer_args.handle_size_ret = handle_size_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(tracer_args.handle_type);
-  tracer_record[7] = (uint64_t)(tracer_args.handle_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.handle_ptr);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.handle_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 151);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetSemaphoreHandleForTypeKHR_record tracer_record;
+  tracer_record.sema_object = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.handle_type = (uint64_t)(tracer_args.handle_type);
+  tracer_record.handle_size = (uint64_t)(tracer_args.handle_size);
+  tracer_record.handle_ptr = (uint64_t)(uintptr_t)(tracer_args.handle_ptr);
+  tracer_record.handle_size_ret = (uint64_t)(uintptr_t)(tracer_args.handle_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.sema_object, tracer_args.device, tracer_args.handle_type,
                   tracer_args.handle_size, tracer_args.handle_ptr, tracer_args.handle_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.handle_size_ret_val =
+      tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13244,34 +13570,37 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
   tracer_args.context = context;
   tracer_args.sema_props = sema_props;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sema_props);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateSemaphoreWithPropertiesKHR_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.sema_props = (uint64_t)(uintptr_t)(tracer_args.sema_props);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 152);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clCreateSemaphoreWithPropertiesKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.sema_props, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateSemaphoreWithPropertiesKHR,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13314,7 +13643,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 153);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13323,7 +13652,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(153, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13336,36 +13666,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_sema_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 153);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueWaitSemaphoresKHR_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_sema_objects = (uint64_t)(tracer_args.num_sema_objects);
+  tracer_record.sema_objects = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
+  tracer_record.sema_payload_list = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects,
                   tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13412,7 +13743,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 154);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13421,7 +13752,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(154, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13434,36 +13766,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_sema_objects);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 154);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSignalSemaphoresKHR_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_sema_objects = (uint64_t)(tracer_args.num_sema_objects);
+  tracer_record.sema_objects = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
+  tracer_record.sema_payload_list = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects,
                   tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13508,7 +13841,7 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 155);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSemaphoreInfoKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13516,8 +13849,9 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
         tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(155, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13528,34 +13862,35 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 155);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetSemaphoreInfoKHR_record tracer_record;
+  tracer_record.sema_object = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetSemaphoreInfoKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.sema_object, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13595,41 +13930,43 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 156);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseSemaphoreKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(156, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseSemaphoreKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 156);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseSemaphoreKHR_record tracer_record;
+  tracer_record.sema_object = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseSemaphoreKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13664,40 +14001,43 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 157);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainSemaphoreKHR);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(157, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainSemaphoreKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 157);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainSemaphoreKHR_record tracer_record;
+  tracer_record.sema_object = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainSemaphoreKHR);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13738,37 +14078,39 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
   tracer_args.memory = memory;
   tracer_args.size = size;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.memory);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clImportMemoryARM_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.memory = (uint64_t)(uintptr_t)(tracer_args.memory);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 158);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clImportMemoryARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.properties,
                   tracer_args.memory, tracer_args.size, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clImportMemoryARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13806,7 +14148,7 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 159);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMAllocARM);
     void *tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13814,7 +14156,7 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(159, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -13824,30 +14166,31 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
-  uint64_t tracer_record[9];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.flags);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(tracer_args.alignment);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 159);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSVMAllocARM_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.alignment = (uint64_t)(tracer_args.alignment);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMAllocARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -13884,14 +14227,14 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 160);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMFreeARM);
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(160, tracer_depth, 0));
+                      tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -13899,26 +14242,27 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   struct opencl_clSVMFreeARM_args tracer_args;
   tracer_args.context = context;
   tracer_args.svm_pointer = svm_pointer;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 160);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSVMFreeARM_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.svm_pointer = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSVMFreeARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = 0;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
 }
 
@@ -13955,7 +14299,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 161);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMFreeARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -13963,8 +14307,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(161, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13978,36 +14323,37 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 161);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMFreeARM_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.num_svm_pointers = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record.svm_pointers = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record.pfn_free_func = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
+  tracer_record.user_data = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMFreeARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers,
       tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list,
       tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14052,7 +14398,7 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 162);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14060,8 +14406,9 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(162, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14075,37 +14422,38 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.blocking_copy);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 162);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMMemcpyARM_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.blocking_copy = (uint64_t)(tracer_args.blocking_copy);
+  tracer_record.dst_ptr = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record.src_ptr = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr,
                   tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14149,7 +14497,7 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 163);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemFillARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14157,8 +14505,9 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(163, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14172,37 +14521,38 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
-  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 163);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMMemFillARM_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.pattern = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record.pattern_size = (uint64_t)(tracer_args.pattern_size);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemFillARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern,
                   tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14246,7 +14596,7 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 164);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMapARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14254,8 +14604,9 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(164, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14269,36 +14620,37 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.blocking_map);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 164);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMMapARM_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.blocking_map = (uint64_t)(tracer_args.blocking_map);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMapARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags,
                   tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14339,7 +14691,7 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 165);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMUnmapARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14347,8 +14699,9 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(165, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14359,32 +14712,34 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
-  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 165);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueSVMUnmapARM_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.svm_ptr = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMUnmapARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14425,7 +14780,7 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 166);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14433,7 +14788,8 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(166, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14442,29 +14798,30 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 166);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelArgSVMPointerARM_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.arg_index = (uint64_t)(tracer_args.arg_index);
+  tracer_record.arg_value = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14500,15 +14857,16 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 167);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelExecInfoARM);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(167, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14518,30 +14876,31 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
-  uint64_t tracer_record[8];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 167);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelExecInfoARM_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelExecInfoARM);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14584,37 +14943,39 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
   tracer_args.descriptor_size = descriptor_size;
   tracer_args.descriptor = descriptor;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(tracer_args.accelerator_type);
-  tracer_record[6] = (uint64_t)(tracer_args.descriptor_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.descriptor);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateAcceleratorINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.accelerator_type = (uint64_t)(tracer_args.accelerator_type);
+  tracer_record.descriptor_size = (uint64_t)(tracer_args.descriptor_size);
+  tracer_record.descriptor = (uint64_t)(uintptr_t)(tracer_args.descriptor);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 168);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clCreateAcceleratorINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.accelerator_type, tracer_args.descriptor_size,
                   tracer_args.descriptor, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateAcceleratorINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14658,7 +15019,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 169);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14667,7 +15028,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(169, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14678,34 +15040,35 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[10];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
-  tracer_record[5] = (uint64_t)(tracer_args.param_name);
-  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 169);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetAcceleratorInfoINTEL_record tracer_record;
+  tracer_record.accelerator = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.accelerator, tracer_args.param_name, tracer_args.param_value_size,
                   tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14747,7 +15110,7 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 170);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainAcceleratorINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14755,33 +15118,35 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(170, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainAcceleratorINTEL_args tracer_args;
   tracer_args.accelerator = accelerator;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 170);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clRetainAcceleratorINTEL_record tracer_record;
+  tracer_record.accelerator = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clRetainAcceleratorINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14820,7 +15185,7 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 171);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseAcceleratorINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -14828,33 +15193,35 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(171, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseAcceleratorINTEL_args tracer_args;
   tracer_args.accelerator = accelerator;
-  uint64_t tracer_record[5];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 171);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clReleaseAcceleratorINTEL_record tracer_record;
+  tracer_record.accelerator = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clReleaseAcceleratorINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14896,36 +15263,38 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(tracer_args.alignment);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clHostMemAllocINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.alignment = (uint64_t)(tracer_args.alignment);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 172);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clHostMemAllocINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.properties, tracer_args.size,
                   tracer_args.alignment, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clHostMemAllocINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -14968,38 +15337,40 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
-  tracer_record[8] = (uint64_t)(tracer_args.alignment);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clDeviceMemAllocINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.alignment = (uint64_t)(tracer_args.alignment);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 173);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clDeviceMemAllocINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size,
                   tracer_args.alignment, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clDeviceMemAllocINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15044,38 +15415,40 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
-  tracer_record[8] = (uint64_t)(tracer_args.alignment);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clSharedMemAllocINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.device = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.alignment = (uint64_t)(tracer_args.alignment);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 174);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSharedMemAllocINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size,
                   tracer_args.alignment, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clSharedMemAllocINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15113,15 +15486,16 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 175);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clMemFreeINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(175, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15129,26 +15503,27 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   struct opencl_clMemFreeINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.ptr = ptr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 175);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clMemFreeINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clMemFreeINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15182,15 +15557,16 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 176);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clMemBlockingFreeINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(176, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15198,27 +15574,28 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   struct opencl_clMemBlockingFreeINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.ptr = ptr;
-  uint64_t tracer_record[6];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 176);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clMemBlockingFreeINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clMemBlockingFreeINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15257,7 +15634,7 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 177);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMemAllocInfoINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15265,8 +15642,9 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
         tracer_real(context, ptr, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(177, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15278,35 +15656,36 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[11];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[6] = (uint64_t)(tracer_args.param_name);
-  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 177);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetMemAllocInfoINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetMemAllocInfoINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.context, tracer_args.ptr, tracer_args.param_name, tracer_args.param_value_size,
       tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15349,7 +15728,7 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 178);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15357,7 +15736,8 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(178, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15366,29 +15746,30 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  uint64_t tracer_record[7];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
-  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 178);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clSetKernelArgMemPointerINTEL_record tracer_record;
+  tracer_record.kernel = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record.arg_index = (uint64_t)(tracer_args.arg_index);
+  tracer_record.arg_value = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL,
+                                               tracer_depth, tracer_args.tracer_status);
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15428,7 +15809,7 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 179);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemFillINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15436,8 +15817,9 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(179, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15451,37 +15833,38 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
-  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 179);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMemFillINTEL_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.dst_ptr = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record.pattern = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record.pattern_size = (uint64_t)(tracer_args.pattern_size);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemFillINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.pattern,
                   tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15525,7 +15908,7 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 180);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemcpyINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15533,8 +15916,9 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(180, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15548,36 +15932,38 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[13];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(tracer_args.blocking);
-  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
-  tracer_record[8] = (uint64_t)(tracer_args.size);
-  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 180);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMemcpyINTEL_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.blocking = (uint64_t)(tracer_args.blocking);
+  tracer_record.dst_ptr = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record.src_ptr = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemcpyINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.command_queue, tracer_args.blocking, tracer_args.dst_ptr,
                   tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list,
                   tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
-  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15618,7 +16004,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 181);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15627,7 +16013,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(181, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15640,35 +16027,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(tracer_args.advice);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 181);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMemAdviseINTEL_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.advice = (uint64_t)(tracer_args.advice);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.advice,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15711,7 +16099,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 182);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15720,7 +16108,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(182, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15733,35 +16122,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  tracer_record[6] = (uint64_t)(tracer_args.size);
-  tracer_record[7] = (uint64_t)(tracer_args.flags);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 182);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMigrateMemINTEL_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.flags,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
+                                               tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15803,7 +16193,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 183);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemsetINTEL);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15811,8 +16201,9 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(183, tracer_depth, (int64_t)tracer_result));
+    tracer_batch_call(
+        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+        tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15825,34 +16216,36 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
-  tracer_record[6] = (uint64_t)(int64_t)(tracer_args.value);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
-  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 183);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clEnqueueMemsetINTEL_record tracer_record;
+  tracer_record.command_queue = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record.dst_ptr = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record.value = (uint64_t)(int64_t)(tracer_args.value);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.num_events_in_wait_list = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMemsetINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.value, tracer_args.size,
       tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
-  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call =
+      tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, tracer_args.tracer_status);
+  tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL__full, &tracer_args, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL__full, &tracer_args,
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15899,38 +16292,41 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
-  uint64_t tracer_record[12];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(tracer_args.size);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
-  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
+  struct opencl_clCreateBufferWithPropertiesINTEL_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.size = (uint64_t)(tracer_args.size);
+  tracer_record.host_ptr = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record.errcode_ret = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  unsigned tracer_depth = tracer_inflight_push("opencl", 184);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  unsigned tracer_depth =
+      tracer_inflight_push("opencl", OPENCL_ID_clCreateBufferWithPropertiesINTEL);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result =
       tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size,
                   tracer_args.host_ptr, tracer_status_slot);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
-  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clCreateBufferWithPropertiesINTEL,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record.errcode_ret_val =
+      tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
-    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -15976,7 +16372,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full)) {
     opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", 185);
+    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT);
     cl_int tracer_result;
     uint64_t tracer_start = tracer_now();
     tracer_inflight_started(tracer_depth, tracer_start);
@@ -15985,7 +16381,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
     tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(185, tracer_depth, (int64_t)tracer_result));
+                      tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_depth,
+                                         (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16000,39 +16397,40 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  uint64_t tracer_record[14];
-  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
-  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
-  tracer_record[6] = (uint64_t)(tracer_args.flags);
-  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
-  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
-  tracer_record[9] = (uint64_t)(tracer_args.param_name);
-  tracer_record[10] = (uint64_t)(tracer_args.param_value_size);
-  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value);
-  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
-  unsigned tracer_depth = tracer_inflight_push("opencl", 185);
-  tracer_record[0] = tracer_now();
-  tracer_inflight_started(tracer_depth, tracer_record[0]);
+  struct opencl_clGetImageRequirementsInfoEXT_record tracer_record;
+  tracer_record.context = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record.properties = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record.flags = (uint64_t)(tracer_args.flags);
+  tracer_record.image_format = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record.image_desc = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record.param_name = (uint64_t)(tracer_args.param_name);
+  tracer_record.param_value_size = (uint64_t)(tracer_args.param_value_size);
+  tracer_record.param_value = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record.param_value_size_ret = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT);
+  tracer_record.head.start = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record.head.start);
   tracer_args.tracer_result = tracer_real(
       tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format,
       tracer_args.image_desc, tracer_args.param_name, tracer_args.param_value_size,
       tracer_args.param_value, tracer_args.param_value_size_ret);
-  tracer_record[1] = tracer_now();
+  tracer_record.head.end = tracer_now();
   tracer_inflight_pop();
-  tracer_args.tracer_start = tracer_record[0];
+  tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  tracer_record[2] = tracer_record_ids();
-  tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
-  tracer_record[13] =
+  tracer_record.head.ids = tracer_record_ids();
+  tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT,
+                                               tracer_depth, tracer_args.tracer_status);
+  tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full, &tracer_args,
-                         tracer_record);
+                         &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))
-    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT, tracer_record);
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT, &tracer_record);
   else
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record[0], tracer_record[1],
-                      tracer_record[3]);
+    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_record.head.start,
+                      tracer_record.head.end, tracer_record.head.call);
   opencl_depth--;
   return tracer_args.tracer_result;
 }

@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (opencl_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,353 +34,410 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* clGetPlatformIDs: [4] num_entries, [5] platforms, [6] num_platforms, [3] result, [7]
- * num_platforms_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetPlatformIDs_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetPlatformIDs__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args,
+                      const struct opencl_clGetPlatformIDs_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetPlatformIDs_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, platforms_vals, (const uintptr_t *)tracer_args->platforms, size_t,
             tracer_clamp(tracer_args->platforms ? (size_t)(tracer_args->num_entries) : 0,
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* clGetPlatformInfo: [4] platform, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetPlatformInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetPlatformInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args,
+                      const struct opencl_clGetPlatformInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetPlatformInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetDeviceIDs: [4] platform, [5] device_type, [6] num_entries, [7] devices, [8] num_devices, [3]
- * result, [9] num_devices_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetDeviceIDs_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetDeviceIDs__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args,
+                      const struct opencl_clGetDeviceIDs_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetDeviceIDs_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, devices_vals, (const uintptr_t *)tracer_args->devices, size_t,
             tracer_clamp(tracer_args->devices ? (size_t)(tracer_args->num_entries) : 0,
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* clGetDeviceInfo: [4] device, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetDeviceInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetDeviceInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args,
+                      const struct opencl_clGetDeviceInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetDeviceInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clCreateSubDevices: [4] in_device, [5] properties, [6] num_devices, [7] out_devices, [8]
- * num_devices_ret, [3] result, [9] out_devices_val, [10] num_devices_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateSubDevices_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSubDevices__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args,
+                      const struct opencl_clCreateSubDevices_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSubDevices_record)) // the slots
                         ))
 
-/* clRetainDevice: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainDevice__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args,
+                      const struct opencl_clRetainDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainDevice_record)) // the slots
                         ))
 
-/* clReleaseDevice: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseDevice__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args,
+                      const struct opencl_clReleaseDevice_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseDevice_record)) // the slots
                         ))
 
-/* clSetDefaultDeviceCommandQueue: [4] context, [5] device, [6] command_queue, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetDefaultDeviceCommandQueue,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetDefaultDeviceCommandQueue_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetDefaultDeviceCommandQueue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetDefaultDeviceCommandQueue_record)) // the slots
                         ))
 
-/* clGetDeviceAndHostTimer: [4] device, [5] device_timestamp, [6] host_timestamp, [3] result, [7]
- * device_timestamp_val, [8] host_timestamp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetDeviceAndHostTimer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetDeviceAndHostTimer__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clGetDeviceAndHostTimer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetDeviceAndHostTimer_record)) // the slots
                         ))
 
-/* clGetHostTimer: [4] device, [5] host_timestamp, [3] result, [6] host_timestamp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetHostTimer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetHostTimer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args,
+                      const struct opencl_clGetHostTimer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetHostTimer_record)) // the slots
                         ))
 
-/* clCreateContext: [4] properties, [5] num_devices, [6] devices, [7] pfn_notify, [8] user_data, [9]
- * errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateContext_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateContext__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args,
+                      const struct opencl_clCreateContext_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateContext_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, devices_vals, (const uintptr_t *)tracer_args->devices, size_t,
             tracer_clamp(tracer_args->devices ? (size_t)(tracer_args->num_devices) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* clCreateContextFromType: [4] properties, [5] device_type, [6] pfn_notify, [7] user_data, [8]
- * errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateContextFromType_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateContextFromType__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clCreateContextFromType_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateContextFromType_record)) // the slots
                         ))
 
-/* clRetainContext: [4] context, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainContext_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainContext__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args,
+                      const struct opencl_clRetainContext_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainContext_record)) // the slots
                         ))
 
-/* clReleaseContext: [4] context, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseContext_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseContext__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args,
+                      const struct opencl_clReleaseContext_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseContext_record)) // the slots
                         ))
 
-/* clGetContextInfo: [4] context, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetContextInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetContextInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args,
+                      const struct opencl_clGetContextInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetContextInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clSetContextDestructorCallback: [4] context, [5] pfn_notify, [6] user_data, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetContextDestructorCallback,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetContextDestructorCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetContextDestructorCallback__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetContextDestructorCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetContextDestructorCallback_record)) // the slots
                         ))
 
-/* clCreateCommandQueueWithProperties: [4] context, [5] device, [6] properties, [7] errcode_ret, [8]
- * result, [3] status, [9] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateCommandQueueWithProperties,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateCommandQueueWithProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateCommandQueueWithProperties__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateCommandQueueWithProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateCommandQueueWithProperties_record)) // the slots
                         ))
 
-/* clRetainCommandQueue: [4] command_queue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainCommandQueue_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainCommandQueue__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clRetainCommandQueue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainCommandQueue_record)) // the slots
                         ))
 
-/* clReleaseCommandQueue: [4] command_queue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseCommandQueue_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseCommandQueue__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clReleaseCommandQueue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseCommandQueue_record)) // the slots
                         ))
 
-/* clGetCommandQueueInfo: [4] command_queue, [5] param_name, [6] param_value_size, [7] param_value,
- * [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetCommandQueueInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetCommandQueueInfo__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetCommandQueueInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetCommandQueueInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clCreateBuffer: [4] context, [5] flags, [6] size, [7] host_ptr, [8] errcode_ret, [9] result, [3]
- * status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args,
+                      const struct opencl_clCreateBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateBuffer_record)) // the slots
                         ))
 
-/* clCreateSubBuffer: [4] buffer, [5] flags, [6] buffer_create_type, [7] buffer_create_info, [8]
- * errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateSubBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSubBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args,
+                      const struct opencl_clCreateSubBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSubBuffer_record)) // the slots
                         ))
 
-/* clCreateImage: [4] context, [5] flags, [6] image_format, [7] image_desc, [8] host_ptr, [9]
- * errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args,
+                      const struct opencl_clCreateImage_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateImage_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),
@@ -391,47 +448,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clCreatePipe: [4] context, [5] flags, [6] pipe_packet_size, [7] pipe_max_packets, [8] properties,
- * [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreatePipe_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args,
+                                             const struct opencl_clCreatePipe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreatePipe_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clCreatePipe__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
-
-/* clCreateBufferWithProperties: [4] context, [5] properties, [6] flags, [7] size, [8] host_ptr, [9]
- * errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+    lttng_ust_opencl, clCreateBufferWithProperties,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateBufferWithProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateBufferWithProperties__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clCreateBufferWithProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateBufferWithProperties_record)) // the slots
                         ))
 
-/* clCreateImageWithProperties: [4] context, [5] properties, [6] flags, [7] image_format, [8]
- * image_desc, [9] host_ptr, [10] errcode_ret, [11] result, [3] status, [12] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateImageWithProperties,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateImageWithProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateImageWithProperties__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clCreateImageWithProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateImageWithProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),
@@ -442,218 +505,251 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clRetainMemObject: [4] memobj, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainMemObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainMemObject__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args,
+                      const struct opencl_clRetainMemObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainMemObject_record)) // the slots
                         ))
 
-/* clReleaseMemObject: [4] memobj, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseMemObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseMemObject__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args,
+                      const struct opencl_clReleaseMemObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseMemObject_record)) // the slots
                         ))
 
-/* clGetSupportedImageFormats: [4] context, [5] flags, [6] image_type, [7] num_entries, [8]
- * image_formats, [9] num_image_formats, [3] result, [10] num_image_formats_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetSupportedImageFormats,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetSupportedImageFormats_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetSupportedImageFormats__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetSupportedImageFormats_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetSupportedImageFormats_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_formats_bytes, (const uint8_t *)tracer_args->image_formats, size_t,
             tracer_clamp((tracer_args->image_formats ? 1 : 0) * sizeof(*tracer_args->image_formats),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetMemObjectInfo: [4] memobj, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetMemObjectInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetMemObjectInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args,
+                      const struct opencl_clGetMemObjectInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetMemObjectInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetImageInfo: [4] image, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetImageInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetImageInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args,
+                      const struct opencl_clGetImageInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetImageInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetPipeInfo: [4] pipe, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetPipeInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetPipeInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args,
+                      const struct opencl_clGetPipeInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetPipeInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clSetMemObjectDestructorCallback: [4] memobj, [5] pfn_notify, [6] user_data, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetMemObjectDestructorCallback,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetMemObjectDestructorCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetMemObjectDestructorCallback__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetMemObjectDestructorCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetMemObjectDestructorCallback_record)) // the slots
                         ))
 
-/* clSVMAlloc: [4] context, [5] flags, [6] size, [7] alignment, [8] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMAlloc_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clSVMAlloc__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args,
+                                             const struct opencl_clSVMAlloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMAlloc_record)) // the slots
+                                               ))
 
-/* clSVMFree: [4] context, [5] svm_pointer */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMFree_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args,
+                                             const struct opencl_clSVMFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMFree_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clSVMFree__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
-
-/* clCreateSamplerWithProperties: [4] context, [5] sampler_properties, [6] errcode_ret, [7] result,
- * [3] status, [8] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+    lttng_ust_opencl, clCreateSamplerWithProperties,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSamplerWithProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSamplerWithProperties__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clCreateSamplerWithProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSamplerWithProperties_record)) // the slots
                         ))
 
-/* clRetainSampler: [4] sampler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainSampler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainSampler__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args,
+                      const struct opencl_clRetainSampler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainSampler_record)) // the slots
                         ))
 
-/* clReleaseSampler: [4] sampler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseSampler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseSampler__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args,
+                      const struct opencl_clReleaseSampler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseSampler_record)) // the slots
                         ))
 
-/* clGetSamplerInfo: [4] sampler, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetSamplerInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetSamplerInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args,
+                      const struct opencl_clGetSamplerInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetSamplerInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clCreateProgramWithSource: [4] context, [5] count, [6] strings, [7] lengths, [8] errcode_ret, [9]
- * result, [3] status, [10] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateProgramWithSource,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithSource_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateProgramWithSource__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clCreateProgramWithSource_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithSource_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, strings_vals, (const uintptr_t *)tracer_args->strings,
                             size_t,
@@ -665,19 +761,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clCreateProgramWithBinary: [4] context, [5] num_devices, [6] device_list, [7] lengths, [8]
- * binaries, [9] binary_status, [10] errcode_ret, [11] result, [3] status, [12] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateProgramWithBinary,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithBinary_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateProgramWithBinary__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clCreateProgramWithBinary_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithBinary_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t,
             tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0,
@@ -696,76 +794,90 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* clCreateProgramWithBuiltInKernels: [4] context, [5] num_devices, [6] device_list, [7]
- * kernel_names, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateProgramWithBuiltInKernels,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithBuiltInKernels_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clCreateProgramWithBuiltInKernels_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithBuiltInKernels_record)) // the slots
                         lttng_ust_field_string(kernel_names_str, tracer_args->kernel_names
                                                                      ? tracer_args->kernel_names
                                                                      : "") // at entry
                         ))
 
-/* clCreateProgramWithIL: [4] context, [5] il, [6] length, [7] errcode_ret, [8] result, [3] status,
- * [9] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithIL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateProgramWithIL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateProgramWithIL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithIL_record)) // the slots
                         ))
 
-/* clRetainProgram: [4] program, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainProgram__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args,
+                      const struct opencl_clRetainProgram_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainProgram_record)) // the slots
                         ))
 
-/* clReleaseProgram: [4] program, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseProgram__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args,
+                      const struct opencl_clReleaseProgram_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseProgram_record)) // the slots
                         ))
 
-/* clBuildProgram: [4] program, [5] num_devices, [6] device_list, [7] options, [8] pfn_notify, [9]
- * user_data, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clBuildProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clBuildProgram__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args,
+                      const struct opencl_clBuildProgram_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clBuildProgram_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t,
             tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0,
@@ -774,20 +886,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                tracer_args->options ? tracer_args->options : "") // at entry
         ))
 
-/* clCompileProgram: [4] program, [5] num_devices, [6] device_list, [7] options, [8]
- * num_input_headers, [9] input_headers, [10] header_include_names, [11] pfn_notify, [12] user_data,
- * [3] result, [13] header_include_names_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCompileProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCompileProgram__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args,
+                      const struct opencl_clCompileProgram_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCompileProgram_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t,
             tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0,
@@ -796,20 +909,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                tracer_args->options ? tracer_args->options : "") // at entry
         ))
 
-/* clLinkProgram: [4] context, [5] num_devices, [6] device_list, [7] options, [8]
- * num_input_programs, [9] input_programs, [10] pfn_notify, [11] user_data, [12] errcode_ret, [13]
- * result, [3] status, [14] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clLinkProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clLinkProgram__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args,
+                      const struct opencl_clLinkProgram_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clLinkProgram_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t,
             tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0,
@@ -818,437 +932,503 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                tracer_args->options ? tracer_args->options : "") // at entry
         ))
 
-/* clSetProgramReleaseCallback: [4] program, [5] pfn_notify, [6] user_data, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetProgramReleaseCallback,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetProgramReleaseCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetProgramReleaseCallback__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetProgramReleaseCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetProgramReleaseCallback_record)) // the slots
                         ))
 
-/* clSetProgramSpecializationConstant: [4] program, [5] spec_id, [6] spec_size, [7] spec_value, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetProgramSpecializationConstant,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetProgramSpecializationConstant_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetProgramSpecializationConstant__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct opencl_clSetProgramSpecializationConstant_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetProgramSpecializationConstant_record)) // the slots
                         ))
 
-/* clUnloadPlatformCompiler: [4] platform, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clUnloadPlatformCompiler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clUnloadPlatformCompiler__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clUnloadPlatformCompiler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clUnloadPlatformCompiler_record)) // the slots
                         ))
 
-/* clGetProgramInfo: [4] program, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetProgramInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetProgramInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args,
+                      const struct opencl_clGetProgramInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetProgramInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetProgramBuildInfo: [4] program, [5] device, [6] param_name, [7] param_value_size, [8]
- * param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetProgramBuildInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetProgramBuildInfo__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetProgramBuildInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetProgramBuildInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clCreateKernel: [4] program, [5] kernel_name, [6] errcode_ret, [7] result, [3] status, [8]
- * errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateKernel__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args,
+                      const struct opencl_clCreateKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateKernel_record)) // the slots
                         lttng_ust_field_string(kernel_name_str, tracer_args->kernel_name
                                                                     ? tracer_args->kernel_name
                                                                     : "") // at entry
                         ))
 
-/* clCreateKernelsInProgram: [4] program, [5] num_kernels, [6] kernels, [7] num_kernels_ret, [3]
- * result, [8] num_kernels_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateKernelsInProgram_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateKernelsInProgram__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clCreateKernelsInProgram_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateKernelsInProgram_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, kernels_vals, (const uintptr_t *)tracer_args->kernels, size_t,
             tracer_clamp(tracer_args->kernels ? (size_t)(tracer_args->num_kernels) : 0,
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* clCloneKernel: [4] source_kernel, [5] errcode_ret, [6] result, [3] status, [7] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCloneKernel_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clCloneKernel__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args,
+                                             const struct opencl_clCloneKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCloneKernel_record)) // the slots
+                                               ))
 
-/* clRetainKernel: [4] kernel, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainKernel__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args,
+                      const struct opencl_clRetainKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainKernel_record)) // the slots
                         ))
 
-/* clReleaseKernel: [4] kernel, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseKernel__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args,
+                      const struct opencl_clReleaseKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseKernel_record)) // the slots
                         ))
 
-/* clSetKernelArg: [4] kernel, [5] arg_index, [6] arg_size, [7] arg_value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetKernelArg_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelArg__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args,
+                      const struct opencl_clSetKernelArg_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArg_record)) // the slots
                         ))
 
-/* clSetKernelArgSVMPointer: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgSVMPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelArgSVMPointer__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetKernelArgSVMPointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgSVMPointer_record)) // the slots
                         ))
 
-/* clSetKernelExecInfo: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetKernelExecInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelExecInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args,
+                      const struct opencl_clSetKernelExecInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelExecInfo_record)) // the slots
                         ))
 
-/* clGetKernelInfo: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetKernelInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args,
+                      const struct opencl_clGetKernelInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetKernelInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetKernelArgInfo: [4] kernel, [5] arg_indx, [6] param_name, [7] param_value_size, [8]
- * param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetKernelArgInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelArgInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args,
+                      const struct opencl_clGetKernelArgInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetKernelArgInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetKernelWorkGroupInfo: [4] kernel, [5] device, [6] param_name, [7] param_value_size, [8]
- * param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetKernelWorkGroupInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelWorkGroupInfo__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetKernelWorkGroupInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetKernelWorkGroupInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clGetKernelSubGroupInfo: [4] kernel, [5] device, [6] param_name, [7] input_value_size, [8]
- * input_value, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result, [12]
- * param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetKernelSubGroupInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelSubGroupInfo__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetKernelSubGroupInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetKernelSubGroupInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clWaitForEvents: [4] num_events, [5] event_list, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clWaitForEvents_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clWaitForEvents__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args,
+                      const struct opencl_clWaitForEvents_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clWaitForEvents_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, event_list_vals, (const uintptr_t *)tracer_args->event_list, size_t,
             tracer_clamp(tracer_args->event_list ? (size_t)(tracer_args->num_events) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* clGetEventInfo: [4] event, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetEventInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetEventInfo__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args,
+                      const struct opencl_clGetEventInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetEventInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clCreateUserEvent: [4] context, [5] errcode_ret, [6] result, [3] status, [7] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateUserEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateUserEvent__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args,
+                      const struct opencl_clCreateUserEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateUserEvent_record)) // the slots
                         ))
 
-/* clRetainEvent: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainEvent_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clRetainEvent__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args,
+                                             const struct opencl_clRetainEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainEvent_record)) // the slots
+                                               ))
 
-/* clReleaseEvent: [4] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseEvent__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args,
+                      const struct opencl_clReleaseEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseEvent_record)) // the slots
                         ))
 
-/* clSetUserEventStatus: [4] event, [5] execution_status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetUserEventStatus_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetUserEventStatus__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct opencl_clSetUserEventStatus_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetUserEventStatus_record)) // the slots
                         ))
 
-/* clSetEventCallback: [4] event, [5] command_exec_callback_type, [6] pfn_notify, [7] user_data, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetEventCallback_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetEventCallback__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args,
+                      const struct opencl_clSetEventCallback_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetEventCallback_record)) // the slots
                         ))
 
-/* clGetEventProfilingInfo: [4] event, [5] param_name, [6] param_value_size, [7] param_value, [8]
- * param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetEventProfilingInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetEventProfilingInfo__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetEventProfilingInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetEventProfilingInfo_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t,
             tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0,
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* clFlush: [4] command_queue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clFlush_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clFlush_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clFlush__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args,
+                                             const struct opencl_clFlush_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clFlush_record)) // the slots
+                                               ))
 
-/* clFinish: [4] command_queue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clFinish_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clFinish_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clFinish__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args,
+                                             const struct opencl_clFinish_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clFinish_record)) // the slots
+                                               ))
 
-/* clEnqueueReadBuffer: [4] command_queue, [5] buffer, [6] blocking_read, [7] offset, [8] size, [9]
- * ptr, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueReadBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args,
+                      const struct opencl_clEnqueueReadBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1258,20 +1438,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueReadBufferRect: [4] command_queue, [5] buffer, [6] blocking_read, [7] buffer_origin, [8]
- * host_origin, [9] region, [10] buffer_row_pitch, [11] buffer_slice_pitch, [12] host_row_pitch,
- * [13] host_slice_pitch, [14] ptr, [15] num_events_in_wait_list, [16] event_wait_list, [17] event,
- * [3] result, [18] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 19)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadBufferRect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueReadBufferRect__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19) // the slots
+                      const struct opencl_clEnqueueReadBufferRect_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadBufferRect_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1281,19 +1461,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueWriteBuffer: [4] command_queue, [5] buffer, [6] blocking_write, [7] offset, [8] size,
- * [9] ptr, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13]
- * event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueWriteBuffer__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct opencl_clEnqueueWriteBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1303,20 +1484,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueWriteBufferRect: [4] command_queue, [5] buffer, [6] blocking_write, [7] buffer_origin,
- * [8] host_origin, [9] region, [10] buffer_row_pitch, [11] buffer_slice_pitch, [12] host_row_pitch,
- * [13] host_slice_pitch, [14] ptr, [15] num_events_in_wait_list, [16] event_wait_list, [17] event,
- * [3] result, [18] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 19)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteBufferRect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueWriteBufferRect__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19) // the slots
+                      const struct opencl_clEnqueueWriteBufferRect_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteBufferRect_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1326,19 +1507,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueFillBuffer: [4] command_queue, [5] buffer, [6] pattern, [7] pattern_size, [8] offset,
- * [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13]
- * event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueFillBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueFillBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args,
+                      const struct opencl_clEnqueueFillBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueFillBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1348,19 +1530,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueCopyBuffer: [4] command_queue, [5] src_buffer, [6] dst_buffer, [7] src_offset, [8]
- * dst_offset, [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result,
- * [13] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCopyBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args,
+                      const struct opencl_clEnqueueCopyBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1370,20 +1553,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueCopyBufferRect: [4] command_queue, [5] src_buffer, [6] dst_buffer, [7] src_origin, [8]
- * dst_origin, [9] region, [10] src_row_pitch, [11] src_slice_pitch, [12] dst_row_pitch, [13]
- * dst_slice_pitch, [14] num_events_in_wait_list, [15] event_wait_list, [16] event, [3] result, [17]
- * event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 18)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBufferRect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCopyBufferRect__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18) // the slots
+                      const struct opencl_clEnqueueCopyBufferRect_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBufferRect_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1393,19 +1576,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueReadImage: [4] command_queue, [5] image, [6] blocking_read, [7] origin, [8] region, [9]
- * row_pitch, [10] slice_pitch, [11] ptr, [12] num_events_in_wait_list, [13] event_wait_list, [14]
- * event, [3] result, [15] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueReadImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args,
+                      const struct opencl_clEnqueueReadImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReadImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1415,19 +1599,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueWriteImage: [4] command_queue, [5] image, [6] blocking_write, [7] origin, [8] region,
- * [9] input_row_pitch, [10] input_slice_pitch, [11] ptr, [12] num_events_in_wait_list, [13]
- * event_wait_list, [14] event, [3] result, [15] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueWriteImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args,
+                      const struct opencl_clEnqueueWriteImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWriteImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1437,18 +1622,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueFillImage: [4] command_queue, [5] image, [6] fill_color, [7] origin, [8] region, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueFillImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueFillImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args,
+                      const struct opencl_clEnqueueFillImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueFillImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1458,19 +1645,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueCopyImage: [4] command_queue, [5] src_image, [6] dst_image, [7] src_origin, [8]
- * dst_origin, [9] region, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3]
- * result, [13] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCopyImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args,
+                      const struct opencl_clEnqueueCopyImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1480,19 +1668,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueCopyImageToBuffer: [4] command_queue, [5] src_image, [6] dst_buffer, [7] src_origin, [8]
- * region, [9] dst_offset, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3]
- * result, [13] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueCopyImageToBuffer,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyImageToBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCopyImageToBuffer__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct opencl_clEnqueueCopyImageToBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyImageToBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1502,19 +1691,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueCopyBufferToImage: [4] command_queue, [5] src_buffer, [6] dst_image, [7] src_offset, [8]
- * dst_origin, [9] region, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3]
- * result, [13] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueCopyBufferToImage,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBufferToImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCopyBufferToImage__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct opencl_clEnqueueCopyBufferToImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCopyBufferToImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1524,19 +1714,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMapBuffer: [4] command_queue, [5] buffer, [6] blocking_map, [7] map_flags, [8] offset,
- * [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [13] errcode_ret, [14]
- * result, [15] event_val, [3] status, [16] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMapBuffer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMapBuffer__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args,
+                      const struct opencl_clEnqueueMapBuffer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMapBuffer_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1546,20 +1737,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMapImage: [4] command_queue, [5] image, [6] blocking_map, [7] map_flags, [8] origin, [9]
- * region, [10] image_row_pitch, [11] image_slice_pitch, [12] num_events_in_wait_list, [13]
- * event_wait_list, [14] event, [15] errcode_ret, [16] result, [17] image_row_pitch_val, [18]
- * image_slice_pitch_val, [19] event_val, [3] status, [20] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 21)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMapImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMapImage__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args,
+                      const struct opencl_clEnqueueMapImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMapImage_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1569,18 +1760,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueUnmapMemObject: [4] command_queue, [5] memobj, [6] mapped_ptr, [7]
- * num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueUnmapMemObject_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueUnmapMemObject__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clEnqueueUnmapMemObject_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueUnmapMemObject_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1590,19 +1783,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMigrateMemObjects: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] flags,
- * [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueMigrateMemObjects,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemObjects_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMigrateMemObjects__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clEnqueueMigrateMemObjects_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemObjects_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, mem_objects_vals, (const uintptr_t *)tracer_args->mem_objects, size_t,
             tracer_clamp(tracer_args->mem_objects ? (size_t)(tracer_args->num_mem_objects) : 0,
@@ -1615,20 +1810,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* clEnqueueNDRangeKernel: [4] command_queue, [5] kernel, [6] work_dim, [7] global_work_offset, [8]
- * global_work_size, [9] local_work_size, [10] num_events_in_wait_list, [11] event_wait_list, [12]
- * event, [3] result, [13] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueNDRangeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueNDRangeKernel__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clEnqueueNDRangeKernel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clEnqueueNDRangeKernel_record)) // the slots
         lttng_ust_field_sequence(
             uint64_t, global_work_offset_vals, (const uint64_t *)tracer_args->global_work_offset,
             size_t,
@@ -1651,20 +1847,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* clEnqueueNativeKernel: [4] command_queue, [5] user_func, [6] args, [7] cb_args, [8]
- * num_mem_objects, [9] mem_list, [10] args_mem_loc, [11] num_events_in_wait_list, [12]
- * event_wait_list, [13] event, [3] result, [14] args_mem_loc_val, [15] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueNativeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueNativeKernel__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clEnqueueNativeKernel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clEnqueueNativeKernel_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, mem_list_vals, (const uintptr_t *)tracer_args->mem_list, size_t,
             tracer_clamp(tracer_args->mem_list ? (size_t)(tracer_args->num_mem_objects) : 0,
@@ -1677,18 +1874,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* clEnqueueMarkerWithWaitList: [4] command_queue, [5] num_events_in_wait_list, [6] event_wait_list,
- * [7] event, [3] result, [8] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueMarkerWithWaitList,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMarkerWithWaitList_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMarkerWithWaitList__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clEnqueueMarkerWithWaitList_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMarkerWithWaitList_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1698,18 +1897,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueBarrierWithWaitList: [4] command_queue, [5] num_events_in_wait_list, [6]
- * event_wait_list, [7] event, [3] result, [8] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueBarrierWithWaitList,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueBarrierWithWaitList_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueBarrierWithWaitList__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clEnqueueBarrierWithWaitList_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueBarrierWithWaitList_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1719,19 +1920,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMFree: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7] pfn_free_func,
- * [8] user_data, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12]
- * event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMFree_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMFree__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMFree_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMFree_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1741,18 +1943,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMemcpy: [4] command_queue, [5] blocking_copy, [6] dst_ptr, [7] src_ptr, [8] size, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemcpy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMemcpy__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMMemcpy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemcpy_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1762,18 +1966,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMemFill: [4] command_queue, [5] svm_ptr, [6] pattern, [7] pattern_size, [8] size, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemFill_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMemFill__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMMemFill_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemFill_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1783,18 +1989,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMap: [4] command_queue, [5] blocking_map, [6] flags, [7] svm_ptr, [8] size, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMap_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMap__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMMap_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMap_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1804,18 +2012,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMUnmap: [4] command_queue, [5] svm_ptr, [6] num_events_in_wait_list, [7]
- * event_wait_list, [8] event, [3] result, [9] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMUnmap_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMUnmap__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMUnmap_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMUnmap_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1825,19 +2035,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMigrateMem: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7] sizes, [8]
- * flags, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12]
- * svm_pointers_val, [13] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMigrateMem_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMigrateMem__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct opencl_clEnqueueSVMMigrateMem_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMigrateMem_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -1847,184 +2058,216 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clGetExtensionFunctionAddressForPlatform: [4] platform, [5] func_name, [6] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetExtensionFunctionAddressForPlatform_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *,
-                      tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      tracer_args,
+                      const struct opencl_clGetExtensionFunctionAddressForPlatform_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct opencl_clGetExtensionFunctionAddressForPlatform_record)) // the slots
                         lttng_ust_field_string(func_name_str, tracer_args->func_name
                                                                   ? tracer_args->func_name
                                                                   : "") // at entry
                         ))
 
-/* clSetCommandQueueProperty: [4] command_queue, [5] properties, [6] enable, [7] old_properties, [3]
- * result, [8] old_properties_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetCommandQueueProperty,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetCommandQueueProperty_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetCommandQueueProperty__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clSetCommandQueueProperty_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetCommandQueueProperty_record)) // the slots
                         ))
 
-/* clCreateImage2D: [4] context, [5] flags, [6] image_format, [7] image_width, [8] image_height, [9]
- * image_row_pitch, [10] host_ptr, [11] errcode_ret, [12] result, [3] status, [13] errcode_ret_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateImage2D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateImage2D__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args,
+                      const struct opencl_clCreateImage2D_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateImage2D_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clCreateImage3D: [4] context, [5] flags, [6] image_format, [7] image_width, [8] image_height, [9]
- * image_depth, [10] image_row_pitch, [11] image_slice_pitch, [12] host_ptr, [13] errcode_ret, [14]
- * result, [3] status, [15] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateImage3D_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateImage3D__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args,
+                      const struct opencl_clCreateImage3D_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clCreateImage3D_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clEnqueueMarker: [4] command_queue, [5] event, [3] result, [6] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMarker_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMarker__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args,
+                      const struct opencl_clEnqueueMarker_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMarker_record)) // the slots
                         ))
 
-/* clEnqueueWaitForEvents: [4] command_queue, [5] num_events, [6] event_list, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueWaitForEvents_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueWaitForEvents__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clEnqueueWaitForEvents_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWaitForEvents_record)) // the slots
                         ))
 
-/* clEnqueueBarrier: [4] command_queue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueBarrier_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueBarrier__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args,
+                      const struct opencl_clEnqueueBarrier_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueBarrier_record)) // the slots
                         ))
 
-/* clUnloadCompiler: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clUnloadCompiler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clUnloadCompiler__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args,
+                      const struct opencl_clUnloadCompiler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clUnloadCompiler_record)) // the slots
                         ))
 
-/* clGetExtensionFunctionAddress: [4] func_name, [5] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetExtensionFunctionAddress,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetExtensionFunctionAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetExtensionFunctionAddress__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct opencl_clGetExtensionFunctionAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetExtensionFunctionAddress_record)) // the slots
                         lttng_ust_field_string(func_name_str, tracer_args->func_name
                                                                   ? tracer_args->func_name
                                                                   : "") // at entry
                         ))
 
-/* clCreateCommandQueue: [4] context, [5] device, [6] properties, [7] errcode_ret, [8] result, [3]
- * status, [9] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateCommandQueue_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateCommandQueue__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateCommandQueue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateCommandQueue_record)) // the slots
                         ))
 
-/* clCreateSampler: [4] context, [5] normalized_coords, [6] addressing_mode, [7] filter_mode, [8]
- * errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateSampler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSampler__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args,
+                      const struct opencl_clCreateSampler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSampler_record)) // the slots
                         ))
 
-/* clEnqueueTask: [4] command_queue, [5] kernel, [6] num_events_in_wait_list, [7] event_wait_list,
- * [8] event, [3] result, [9] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueTask_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueTask__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args,
+                      const struct opencl_clEnqueueTask_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueTask_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2034,72 +2277,84 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clCreateCommandBufferKHR: [4] num_queues, [5] queues, [6] properties, [7] errcode_ret, [8]
- * result, [3] status, [9] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateCommandBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateCommandBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateCommandBufferKHR_record)) // the slots
                         ))
 
-/* clFinalizeCommandBufferKHR: [4] command_buffer, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clFinalizeCommandBufferKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clFinalizeCommandBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clFinalizeCommandBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clFinalizeCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clFinalizeCommandBufferKHR_record)) // the slots
                         ))
 
-/* clRetainCommandBufferKHR: [4] command_buffer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainCommandBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainCommandBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clRetainCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainCommandBufferKHR_record)) // the slots
                         ))
 
-/* clReleaseCommandBufferKHR: [4] command_buffer, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clReleaseCommandBufferKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseCommandBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseCommandBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clReleaseCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseCommandBufferKHR_record)) // the slots
                         ))
 
-/* clEnqueueCommandBufferKHR: [4] num_queues, [5] queues, [6] command_buffer, [7]
- * num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] queues_val, [11]
- * event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueCommandBufferKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCommandBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueCommandBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueCommandBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueCommandBufferKHR_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2109,175 +2364,181 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clCommandBarrierWithWaitListKHR: [4] command_buffer, [5] command_queue, [6]
- * num_sync_points_in_wait_list, [7] sync_point_wait_list, [8] sync_point, [9] mutable_handle, [3]
- * result, [10] sync_point_val, [11] mutable_handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCommandBarrierWithWaitListKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandBarrierWithWaitListKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clCommandBarrierWithWaitListKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandBarrierWithWaitListKHR_record)) // the slots
                         ))
 
-/* clCommandCopyBufferKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7] dst_buffer,
- * [8] src_offset, [9] dst_offset, [10] size, [11] num_sync_points_in_wait_list, [12]
- * sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16]
- * mutable_handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandCopyBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct opencl_clCommandCopyBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferKHR_record)) // the slots
                         ))
 
-/* clCommandCopyBufferRectKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7]
- * dst_buffer, [8] src_origin, [9] dst_origin, [10] region, [11] src_row_pitch, [12]
- * src_slice_pitch, [13] dst_row_pitch, [14] dst_slice_pitch, [15] num_sync_points_in_wait_list,
- * [16] sync_point_wait_list, [17] sync_point, [18] mutable_handle, [3] result, [19] sync_point_val,
- * [20] mutable_handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 21)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCommandCopyBufferRectKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferRectKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandCopyBufferRectKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21) // the slots
+                      const struct opencl_clCommandCopyBufferRectKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferRectKHR_record)) // the slots
                         ))
 
-/* clCommandCopyBufferToImageKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7]
- * dst_image, [8] src_offset, [9] dst_origin, [10] region, [11] num_sync_points_in_wait_list, [12]
- * sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16]
- * mutable_handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCommandCopyBufferToImageKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferToImageKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandCopyBufferToImageKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct opencl_clCommandCopyBufferToImageKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyBufferToImageKHR_record)) // the slots
                         ))
 
-/* clCommandCopyImageKHR: [4] command_buffer, [5] command_queue, [6] src_image, [7] dst_image, [8]
- * src_origin, [9] dst_origin, [10] region, [11] num_sync_points_in_wait_list, [12]
- * sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16]
- * mutable_handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCommandCopyImageKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandCopyImageKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct opencl_clCommandCopyImageKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyImageKHR_record)) // the slots
                         ))
 
-/* clCommandCopyImageToBufferKHR: [4] command_buffer, [5] command_queue, [6] src_image, [7]
- * dst_buffer, [8] src_origin, [9] region, [10] dst_offset, [11] num_sync_points_in_wait_list, [12]
- * sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16]
- * mutable_handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCommandCopyImageToBufferKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyImageToBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandCopyImageToBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct opencl_clCommandCopyImageToBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandCopyImageToBufferKHR_record)) // the slots
                         ))
 
-/* clCommandFillBufferKHR: [4] command_buffer, [5] command_queue, [6] buffer, [7] pattern, [8]
- * pattern_size, [9] offset, [10] size, [11] num_sync_points_in_wait_list, [12]
- * sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16]
- * mutable_handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCommandFillBufferKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandFillBufferKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+                      const struct opencl_clCommandFillBufferKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandFillBufferKHR_record)) // the slots
                         ))
 
-/* clCommandFillImageKHR: [4] command_buffer, [5] command_queue, [6] image, [7] fill_color, [8]
- * origin, [9] region, [10] num_sync_points_in_wait_list, [11] sync_point_wait_list, [12]
- * sync_point, [13] mutable_handle, [3] result, [14] sync_point_val, [15] mutable_handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCommandFillImageKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandFillImageKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+                      const struct opencl_clCommandFillImageKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandFillImageKHR_record)) // the slots
                         ))
 
-/* clCommandNDRangeKernelKHR: [4] command_buffer, [5] command_queue, [6] properties, [7] kernel, [8]
- * work_dim, [9] global_work_offset, [10] global_work_size, [11] local_work_size, [12]
- * num_sync_points_in_wait_list, [13] sync_point_wait_list, [14] sync_point, [15] mutable_handle,
- * [3] result, [16] sync_point_val, [17] mutable_handle_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 18)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCommandNDRangeKernelKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandNDRangeKernelKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCommandNDRangeKernelKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18) // the slots
+                      const struct opencl_clCommandNDRangeKernelKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCommandNDRangeKernelKHR_record)) // the slots
                         ))
 
-/* clGetCommandBufferInfoKHR: [4] command_buffer, [5] param_name, [6] param_value_size, [7]
- * param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetCommandBufferInfoKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetCommandBufferInfoKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetCommandBufferInfoKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clGetCommandBufferInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetCommandBufferInfoKHR_record)) // the slots
                         ))
 
-/* clUpdateMutableCommandsKHR: [4] command_buffer, [5] mutable_config, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clUpdateMutableCommandsKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clUpdateMutableCommandsKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clUpdateMutableCommandsKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clUpdateMutableCommandsKHR_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clUpdateMutableCommandsKHR_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, mutable_config_bytes,
                                      (const uint8_t *)tracer_args->mutable_config, size_t,
                                      tracer_clamp((tracer_args->mutable_config ? 1 : 0) *
@@ -2285,185 +2546,221 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clGetMutableCommandInfoKHR: [4] command, [5] param_name, [6] param_value_size, [7] param_value,
- * [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetMutableCommandInfoKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetMutableCommandInfoKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetMutableCommandInfoKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clGetMutableCommandInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetMutableCommandInfoKHR_record)) // the slots
                         ))
 
-/* clSetMemObjectDestructorAPPLE: [4] memobj, [5] pfn_notify, [6] user_data, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetMemObjectDestructorAPPLE,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetMemObjectDestructorAPPLE_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetMemObjectDestructorAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetMemObjectDestructorAPPLE_record)) // the slots
                         ))
 
-/* clLogMessagesToSystemLogAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clLogMessagesToSystemLogAPPLE,
+    LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToSystemLogAPPLE_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct opencl_clLogMessagesToSystemLogAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToSystemLogAPPLE_record)) // the slots
                         lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr
                                                                                : "") // at entry
                         ))
 
-/* clLogMessagesToStdoutAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clLogMessagesToStdoutAPPLE,
+    LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToStdoutAPPLE_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct opencl_clLogMessagesToStdoutAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToStdoutAPPLE_record)) // the slots
                         lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr
                                                                                : "") // at entry
                         ))
 
-/* clLogMessagesToStderrAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clLogMessagesToStderrAPPLE,
+    LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToStderrAPPLE_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clLogMessagesToStderrAPPLE__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct opencl_clLogMessagesToStderrAPPLE_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clLogMessagesToStderrAPPLE_record)) // the slots
                         lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr
                                                                                : "") // at entry
                         ))
 
-/* clIcdGetPlatformIDsKHR: [4] num_entries, [5] platforms, [6] num_platforms, [3] result, [7]
- * platforms_val, [8] num_platforms_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clIcdGetPlatformIDsKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clIcdGetPlatformIDsKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clIcdGetPlatformIDsKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clIcdGetPlatformIDsKHR_record)) // the slots
                         ))
 
-/* clCreateProgramWithILKHR: [4] context, [5] il, [6] length, [7] errcode_ret, [8] result, [3]
- * status, [9] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithILKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateProgramWithILKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateProgramWithILKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateProgramWithILKHR_record)) // the slots
                         ))
 
-/* clTerminateContextKHR: [4] context, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clTerminateContextKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clTerminateContextKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clTerminateContextKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clTerminateContextKHR_record)) // the slots
                         ))
 
-/* clCreateCommandQueueWithPropertiesKHR: [4] context, [5] device, [6] properties, [7] errcode_ret,
- * [8] result, [3] status, [9] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateCommandQueueWithPropertiesKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clCreateCommandQueueWithPropertiesKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct opencl_clCreateCommandQueueWithPropertiesKHR_record)) // the slots
                         ))
 
-/* clReleaseDeviceEXT: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseDeviceEXT_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseDeviceEXT__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args,
+                      const struct opencl_clReleaseDeviceEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseDeviceEXT_record)) // the slots
                         ))
 
-/* clRetainDeviceEXT: [4] device, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainDeviceEXT_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainDeviceEXT__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args,
+                      const struct opencl_clRetainDeviceEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainDeviceEXT_record)) // the slots
                         ))
 
-/* clCreateSubDevicesEXT: [4] in_device, [5] properties, [6] num_entries, [7] out_devices, [8]
- * num_devices, [3] result, [9] out_devices_val, [10] num_devices_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateSubDevicesEXT_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSubDevicesEXT__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clCreateSubDevicesEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSubDevicesEXT_record)) // the slots
                         ))
 
-/* clEnqueueMigrateMemObjectEXT: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] flags,
- * [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueMigrateMemObjectEXT,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemObjectEXT_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueMigrateMemObjectEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemObjectEXT_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2473,38 +2770,43 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clGetDeviceImageInfoQCOM: [4] device, [5] image_width, [6] image_height, [7] image_format, [8]
- * param_name, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result, [12]
- * param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetDeviceImageInfoQCOM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetDeviceImageInfoQCOM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetDeviceImageInfoQCOM_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetDeviceImageInfoQCOM_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* clEnqueueAcquireGrallocObjectsIMG: [4] command_queue, [5] num_objects, [6] mem_objects, [7]
- * num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueAcquireGrallocObjectsIMG_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clEnqueueAcquireGrallocObjectsIMG_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueAcquireGrallocObjectsIMG_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2514,18 +2816,22 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueReleaseGrallocObjectsIMG: [4] command_queue, [5] num_objects, [6] mem_objects, [7]
- * num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReleaseGrallocObjectsIMG_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clEnqueueReleaseGrallocObjectsIMG_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReleaseGrallocObjectsIMG_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2535,19 +2841,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueGenerateMipmapIMG: [4] command_queue, [5] src_image, [6] dst_image, [7]
- * mipmap_filter_mode, [8] array_region, [9] mip_region, [10] num_events_in_wait_list, [11]
- * event_wait_list, [12] event, [3] result, [13] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueGenerateMipmapIMG,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueGenerateMipmapIMG_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct opencl_clEnqueueGenerateMipmapIMG_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueGenerateMipmapIMG_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2557,48 +2864,57 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clGetKernelSubGroupInfoKHR: [4] in_kernel, [5] in_device, [6] param_name, [7] input_value_size,
- * [8] input_value, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result,
- * [12] param_value_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetKernelSubGroupInfoKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetKernelSubGroupInfoKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct opencl_clGetKernelSubGroupInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetKernelSubGroupInfoKHR_record)) // the slots
                         ))
 
-/* clGetKernelSuggestedLocalWorkSizeKHR: [4] command_queue, [5] kernel, [6] work_dim, [7]
- * global_work_offset, [8] global_work_size, [9] suggested_local_work_size, [3] result, [10]
- * suggested_local_work_size_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_record)) // the slots
                         ))
 
-/* clEnqueueAcquireExternalMemObjectsKHR: [4] command_queue, [5] num_mem_objects, [6] mem_objects,
- * [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueAcquireExternalMemObjectsKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct opencl_clEnqueueAcquireExternalMemObjectsKHR_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2608,18 +2924,23 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueReleaseExternalMemObjectsKHR: [4] command_queue, [5] num_mem_objects, [6] mem_objects,
- * [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueReleaseExternalMemObjectsKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(
+            struct opencl_clEnqueueReleaseExternalMemObjectsKHR_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2629,47 +2950,54 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clGetSemaphoreHandleForTypeKHR: [4] sema_object, [5] device, [6] handle_type, [7] handle_size,
- * [8] handle_ptr, [9] handle_size_ret, [3] result, [10] handle_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetSemaphoreHandleForTypeKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clGetSemaphoreHandleForTypeKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetSemaphoreHandleForTypeKHR_record)) // the slots
                         ))
 
-/* clCreateSemaphoreWithPropertiesKHR: [4] context, [5] sema_props, [6] errcode_ret, [7] result, [3]
- * status, [8] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSemaphoreWithPropertiesKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct opencl_clCreateSemaphoreWithPropertiesKHR_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateSemaphoreWithPropertiesKHR_record)) // the slots
                         ))
 
-/* clEnqueueWaitSemaphoresKHR: [4] command_queue, [5] num_sema_objects, [6] sema_objects, [7]
- * sema_payload_list, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11]
- * event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueWaitSemaphoresKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWaitSemaphoresKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueWaitSemaphoresKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueWaitSemaphoresKHR_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2679,19 +3007,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSignalSemaphoresKHR: [4] command_queue, [5] num_sema_objects, [6] sema_objects, [7]
- * sema_payload_list, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11]
- * event_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clEnqueueSignalSemaphoresKHR,
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSignalSemaphoresKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueSignalSemaphoresKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSignalSemaphoresKHR_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2701,99 +3030,116 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clGetSemaphoreInfoKHR: [4] sema_object, [5] param_name, [6] param_value_size, [7] param_value,
- * [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetSemaphoreInfoKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetSemaphoreInfoKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clGetSemaphoreInfoKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetSemaphoreInfoKHR_record)) // the slots
                         ))
 
-/* clReleaseSemaphoreKHR: [4] sema_object, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clReleaseSemaphoreKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseSemaphoreKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clReleaseSemaphoreKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseSemaphoreKHR_record)) // the slots
                         ))
 
-/* clRetainSemaphoreKHR: [4] sema_object, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainSemaphoreKHR_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainSemaphoreKHR__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clRetainSemaphoreKHR_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainSemaphoreKHR_record)) // the slots
                         ))
 
-/* clImportMemoryARM: [4] context, [5] flags, [6] properties, [7] memory, [8] size, [9] errcode_ret,
- * [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clImportMemoryARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clImportMemoryARM__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args,
+                      const struct opencl_clImportMemoryARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clImportMemoryARM_record)) // the slots
                         ))
 
-/* clSVMAllocARM: [4] context, [5] flags, [6] size, [7] alignment, [8] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMAllocARM_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clSVMAllocARM__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args,
+                                             const struct opencl_clSVMAllocARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMAllocARM_record)) // the slots
+                                               ))
 
-/* clSVMFreeARM: [4] context, [5] svm_pointer */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMFreeARM_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_opencl, clSVMFreeARM__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM__full,
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args,
+                                             const struct opencl_clSVMFreeARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSVMFreeARM_record)) // the slots
+                                               ))
 
-/* clEnqueueSVMFreeARM: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7]
- * pfn_free_func, [8] user_data, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3]
- * result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMFreeARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMFreeARM__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMFreeARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMFreeARM_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2803,18 +3149,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMemcpyARM: [4] command_queue, [5] blocking_copy, [6] dst_ptr, [7] src_ptr, [8] size,
- * [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemcpyARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMemcpyARM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct opencl_clEnqueueSVMMemcpyARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemcpyARM_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2824,18 +3172,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMemFillARM: [4] command_queue, [5] svm_ptr, [6] pattern, [7] pattern_size, [8] size,
- * [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemFillARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMemFillARM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct opencl_clEnqueueSVMMemFillARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMemFillARM_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2845,18 +3195,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMMapARM: [4] command_queue, [5] blocking_map, [6] flags, [7] svm_ptr, [8] size, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMapARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMMapARM__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args,
+                      const struct opencl_clEnqueueSVMMapARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMMapARM_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2866,18 +3218,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueSVMUnmapARM: [4] command_queue, [5] svm_ptr, [6] num_events_in_wait_list, [7]
- * event_wait_list, [8] event, [3] result, [9] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMUnmapARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueSVMUnmapARM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clEnqueueSVMUnmapARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueSVMUnmapARM_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -2887,194 +3241,228 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clSetKernelArgSVMPointerARM: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetKernelArgSVMPointerARM,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgSVMPointerARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelArgSVMPointerARM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetKernelArgSVMPointerARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgSVMPointerARM_record)) // the slots
                         ))
 
-/* clSetKernelExecInfoARM: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSetKernelExecInfoARM_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelExecInfoARM__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct opencl_clSetKernelExecInfoARM_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelExecInfoARM_record)) // the slots
                         ))
 
-/* clCreateAcceleratorINTEL: [4] context, [5] accelerator_type, [6] descriptor_size, [7] descriptor,
- * [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clCreateAcceleratorINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateAcceleratorINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clCreateAcceleratorINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateAcceleratorINTEL_record)) // the slots
                         ))
 
-/* clGetAcceleratorInfoINTEL: [4] accelerator, [5] param_name, [6] param_value_size, [7]
- * param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetAcceleratorInfoINTEL,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetAcceleratorInfoINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetAcceleratorInfoINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct opencl_clGetAcceleratorInfoINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetAcceleratorInfoINTEL_record)) // the slots
                         ))
 
-/* clRetainAcceleratorINTEL: [4] accelerator, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clRetainAcceleratorINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clRetainAcceleratorINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clRetainAcceleratorINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clRetainAcceleratorINTEL_record)) // the slots
                         ))
 
-/* clReleaseAcceleratorINTEL: [4] accelerator, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clReleaseAcceleratorINTEL,
+    LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseAcceleratorINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clReleaseAcceleratorINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct opencl_clReleaseAcceleratorINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clReleaseAcceleratorINTEL_record)) // the slots
                         ))
 
-/* clHostMemAllocINTEL: [4] context, [5] properties, [6] size, [7] alignment, [8] errcode_ret, [9]
- * result, [3] status, [10] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clHostMemAllocINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clHostMemAllocINTEL__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args,
+                      const struct opencl_clHostMemAllocINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clHostMemAllocINTEL_record)) // the slots
                         ))
 
-/* clDeviceMemAllocINTEL: [4] context, [5] device, [6] properties, [7] size, [8] alignment, [9]
- * errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clDeviceMemAllocINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clDeviceMemAllocINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clDeviceMemAllocINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clDeviceMemAllocINTEL_record)) // the slots
                         ))
 
-/* clSharedMemAllocINTEL: [4] context, [5] device, [6] properties, [7] size, [8] alignment, [9]
- * errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clSharedMemAllocINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSharedMemAllocINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clSharedMemAllocINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSharedMemAllocINTEL_record)) // the slots
                         ))
 
-/* clMemFreeINTEL: [4] context, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clMemFreeINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clMemFreeINTEL__full,
-    LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args,
+                      const struct opencl_clMemFreeINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clMemFreeINTEL_record)) // the slots
                         ))
 
-/* clMemBlockingFreeINTEL: [4] context, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clMemBlockingFreeINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clMemBlockingFreeINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct opencl_clMemBlockingFreeINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clMemBlockingFreeINTEL_record)) // the slots
                         ))
 
-/* clGetMemAllocInfoINTEL: [4] context, [5] ptr, [6] param_name, [7] param_value_size, [8]
- * param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clGetMemAllocInfoINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetMemAllocInfoINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct opencl_clGetMemAllocInfoINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetMemAllocInfoINTEL_record)) // the slots
                         ))
 
-/* clSetKernelArgMemPointerINTEL: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clSetKernelArgMemPointerINTEL,
+    LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgMemPointerINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct opencl_clSetKernelArgMemPointerINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clSetKernelArgMemPointerINTEL_record)) // the slots
                         ))
 
-/* clEnqueueMemFillINTEL: [4] command_queue, [5] dst_ptr, [6] pattern, [7] pattern_size, [8] size,
- * [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemFillINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMemFillINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct opencl_clEnqueueMemFillINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemFillINTEL_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -3084,18 +3472,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMemcpyINTEL: [4] command_queue, [5] blocking, [6] dst_ptr, [7] src_ptr, [8] size, [9]
- * num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemcpyINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMemcpyINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct opencl_clEnqueueMemcpyINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemcpyINTEL_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -3105,18 +3495,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMemAdviseINTEL: [4] command_queue, [5] ptr, [6] size, [7] advice, [8]
- * num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemAdviseINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMemAdviseINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueMemAdviseINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemAdviseINTEL_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -3126,18 +3518,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMigrateMemINTEL: [4] command_queue, [5] ptr, [6] size, [7] flags, [8]
- * num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMigrateMemINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueMigrateMemINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMigrateMemINTEL_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -3147,18 +3541,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clEnqueueMemsetINTEL: [4] command_queue, [5] dst_ptr, [6] value, [7] size, [8]
- * num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemsetINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clEnqueueMemsetINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clEnqueueMemsetINTEL_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clEnqueueMemsetINTEL_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, event_wait_list_vals,
                             (const uintptr_t *)tracer_args->event_wait_list, size_t,
@@ -3168,34 +3564,39 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* clCreateBufferWithPropertiesINTEL: [4] context, [5] properties, [6] flags, [7] size, [8]
- * host_ptr, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clCreateBufferWithPropertiesINTEL,
+    LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateBufferWithPropertiesINTEL_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct opencl_clCreateBufferWithPropertiesINTEL_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clCreateBufferWithPropertiesINTEL_record)) // the slots
                         ))
 
-/* clGetImageRequirementsInfoEXT: [4] context, [5] properties, [6] flags, [7] image_format, [8]
- * image_desc, [9] param_name, [10] param_value_size, [11] param_value, [12] param_value_size_ret,
- * [3] result, [13] param_value_size_ret_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_opencl, clGetImageRequirementsInfoEXT,
+    LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct opencl_clGetImageRequirementsInfoEXT_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_opencl, clGetImageRequirementsInfoEXT__full,
     LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct opencl_clGetImageRequirementsInfoEXT_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct opencl_clGetImageRequirementsInfoEXT_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t,
             tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format),

@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (openmpi_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,1374 +34,1630 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* MPI_Abort: [4] comm, [5] errorcode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Abort_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Abort_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Abort__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Abort_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Abort_args *, tracer_args,
+                                             const struct openmpi_MPI_Abort_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Abort_record)) // the slots
+                                               ))
 
-/* MPI_Accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [3] result, [13] bytes,
- * [14] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Accumulate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Accumulate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Accumulate__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Accumulate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Accumulate_args *, tracer_args,
+                      const struct openmpi_MPI_Accumulate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Accumulate_record)) // the slots
                         ))
 
-/* MPI_Add_error_class: [4] errorclass, [3] result, [5] errorclass_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_class,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_class_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_class_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Add_error_class__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_class_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Add_error_class_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_class_record)) // the slots
                         ))
 
-/* MPI_Add_error_code: [4] errorclass, [5] errorcode, [3] result, [6] errorcode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_code,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_code_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_code_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Add_error_code__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_code_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_code_args *, tracer_args,
+                      const struct openmpi_MPI_Add_error_code_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_code_record)) // the slots
                         ))
 
-/* MPI_Add_error_string: [4] errorcode, [5] string, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Add_error_string,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_string_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_string_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Add_error_string__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Add_error_string_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Add_error_string_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Add_error_string_record)) // the slots
                         lttng_ust_field_string(string_str, tracer_args->string ? tracer_args->string
                                                                                : "") // at entry
                         ))
 
-/* MPI_Allgather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [3] result, [11] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Allgather_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Allgather__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgather_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgather_args *, tracer_args,
+                      const struct openmpi_MPI_Allgather_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Allgather_record)) // the slots
                         ))
 
-/* MPI_Iallgather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [11] request, [3] result, [12] request_val, [13] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallgather_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Iallgather__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgather_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgather_args *, tracer_args,
+                      const struct openmpi_MPI_Iallgather_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallgather_record)) // the slots
                         ))
 
-/* MPI_Allgatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9]
- * displs, [10] recvtype, [11] comm, [3] result, [12] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allgatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Allgatherv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Allgatherv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgatherv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allgatherv_args *, tracer_args,
+                      const struct openmpi_MPI_Allgatherv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Allgatherv_record)) // the slots
                         ))
 
-/* MPI_Iallgatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9]
- * displs, [10] recvtype, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallgatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallgatherv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Iallgatherv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgatherv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallgatherv_args *, tracer_args,
+                      const struct openmpi_MPI_Iallgatherv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallgatherv_record)) // the slots
                         ))
 
-/* MPI_Alloc_mem: [4] size, [5] info, [6] baseptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alloc_mem,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alloc_mem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Alloc_mem_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Alloc_mem__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alloc_mem_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alloc_mem_args *, tracer_args,
+                      const struct openmpi_MPI_Alloc_mem_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Alloc_mem_record)) // the slots
                         ))
 
-/* MPI_Allreduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [3] result,
- * [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Allreduce,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allreduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Allreduce_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Allreduce__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allreduce_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Allreduce_args *, tracer_args,
+                      const struct openmpi_MPI_Allreduce_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Allreduce_record)) // the slots
                         ))
 
-/* MPI_Iallreduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [10]
- * request, [3] result, [11] request_val, [12] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iallreduce,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallreduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallreduce_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Iallreduce__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallreduce_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iallreduce_args *, tracer_args,
+                      const struct openmpi_MPI_Iallreduce_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Iallreduce_record)) // the slots
                         ))
 
-/* MPI_Alltoall: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype,
- * [10] comm, [3] result, [11] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoall_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Alltoall__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoall__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoall_args *, tracer_args,
+                                             const struct openmpi_MPI_Alltoall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoall_record)) // the slots
+                                               ))
 
-/* MPI_Ialltoall: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [11] request, [3] result, [12] request_val, [13] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoall_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ialltoall__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoall_args *, tracer_args,
+                      const struct openmpi_MPI_Ialltoall_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoall_record)) // the slots
                         ))
 
-/* MPI_Alltoallv: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtype, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtype, [12] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoallv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Alltoallv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallv_args *, tracer_args,
+                      const struct openmpi_MPI_Alltoallv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoallv_record)) // the slots
                         ))
 
-/* MPI_Ialltoallv: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtype, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtype, [12] comm, [13] request, [3] result, [14] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoallv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ialltoallv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallv_args *, tracer_args,
+                      const struct openmpi_MPI_Ialltoallv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoallv_record)) // the slots
                         ))
 
-/* MPI_Alltoallw: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtypes, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtypes, [12] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Alltoallw,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallw_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoallw_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Alltoallw__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallw_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Alltoallw_args *, tracer_args,
+                      const struct openmpi_MPI_Alltoallw_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Alltoallw_record)) // the slots
                         ))
 
-/* MPI_Ialltoallw: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtypes, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtypes, [12] comm, [13] request, [3] result, [14] request_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ialltoallw,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallw_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoallw_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ialltoallw__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallw_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ialltoallw_args *, tracer_args,
+                      const struct openmpi_MPI_Ialltoallw_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ialltoallw_record)) // the slots
                         ))
 
-/* MPI_Barrier: [4] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Barrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Barrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Barrier_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Barrier__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Barrier_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Barrier__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Barrier_args *, tracer_args,
+                                             const struct openmpi_MPI_Barrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Barrier_record)) // the slots
+                                               ))
 
-/* MPI_Ibarrier: [4] comm, [5] request, [3] result, [6] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibarrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibarrier_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Ibarrier__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibarrier_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibarrier_args *, tracer_args,
+                                             const struct openmpi_MPI_Ibarrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibarrier_record)) // the slots
+                                               ))
 
-/* MPI_Bcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [3] result, [9] bytes, [10]
- * root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bcast_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Bcast_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Bcast__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bcast_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bcast_args *, tracer_args,
+                                             const struct openmpi_MPI_Bcast_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Bcast_record)) // the slots
+                                               ))
 
-/* MPI_Bsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes,
- * [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Bsend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Bsend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_args *, tracer_args,
+                                             const struct openmpi_MPI_Bsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Bsend_record)) // the slots
+                                               ))
 
-/* MPI_Ibcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [9] request, [3] result,
- * [10] request_val, [11] bytes, [12] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibcast_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibcast_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Ibcast__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibcast_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibcast_args *, tracer_args,
+                                             const struct openmpi_MPI_Ibcast_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibcast_record)) // the slots
+                                               ))
 
-/* MPI_Bsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_init_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Bsend_init_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Bsend_init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_init_args *, tracer_args,
+                      const struct openmpi_MPI_Bsend_init_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Bsend_init_record)) // the slots
                         ))
 
-/* MPI_Buffer_attach: [4] buffer, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_attach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_attach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Buffer_attach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Buffer_attach__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_attach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_attach_args *, tracer_args,
+                      const struct openmpi_MPI_Buffer_attach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Buffer_attach_record)) // the slots
                         ))
 
-/* MPI_Buffer_detach: [4] buffer, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Buffer_detach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_detach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Buffer_detach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Buffer_detach__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_detach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Buffer_detach_args *, tracer_args,
+                      const struct openmpi_MPI_Buffer_detach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Buffer_detach_record)) // the slots
                         ))
 
-/* MPI_Cancel: [4] request, [3] result, [5] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cancel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cancel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cancel_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Cancel__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cancel_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cancel__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cancel_args *, tracer_args,
+                                             const struct openmpi_MPI_Cancel_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cancel_record)) // the slots
+                                               ))
 
-/* MPI_Cart_coords: [4] comm, [5] rank, [6] maxdims, [7] coords, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_coords,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_coords_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_coords_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Cart_coords__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_coords_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_coords_args *, tracer_args,
+                      const struct openmpi_MPI_Cart_coords_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_coords_record)) // the slots
                         ))
 
-/* MPI_Cart_create: [4] old_comm, [5] ndims, [6] dims, [7] periods, [8] reorder, [9] comm_cart, [3]
- * result, [10] comm_cart_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Cart_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_create_args *, tracer_args,
+                      const struct openmpi_MPI_Cart_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_create_record)) // the slots
                         ))
 
-/* MPI_Cart_get: [4] comm, [5] maxdims, [6] dims, [7] periods, [8] coords, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_get_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Cart_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_get__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_get_args *, tracer_args,
+                                             const struct openmpi_MPI_Cart_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_get_record)) // the slots
+                                               ))
 
-/* MPI_Cart_map: [4] comm, [5] ndims, [6] dims, [7] periods, [8] newrank, [3] result, [9]
- * newrank_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_map,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_map_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_map_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Cart_map__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_map_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_map__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_map_args *, tracer_args,
+                                             const struct openmpi_MPI_Cart_map_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_map_record)) // the slots
+                                               ))
 
-/* MPI_Cart_rank: [4] comm, [5] coords, [6] rank, [3] result, [7] rank_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_rank,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_rank_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_rank_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Cart_rank__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_rank_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_rank_args *, tracer_args,
+                      const struct openmpi_MPI_Cart_rank_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_rank_record)) // the slots
                         ))
 
-/* MPI_Cart_shift: [4] comm, [5] direction, [6] disp, [7] rank_source, [8] rank_dest, [3] result,
- * [9] rank_source_val, [10] rank_dest_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_shift,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_shift_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_shift_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Cart_shift__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_shift_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_shift_args *, tracer_args,
+                      const struct openmpi_MPI_Cart_shift_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_shift_record)) // the slots
                         ))
 
-/* MPI_Cart_sub: [4] comm, [5] remain_dims, [6] new_comm, [3] result, [7] new_comm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_sub,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_sub_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_sub_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Cart_sub__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_sub_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cart_sub__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cart_sub_args *, tracer_args,
+                                             const struct openmpi_MPI_Cart_sub_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cart_sub_record)) // the slots
+                                               ))
 
-/* MPI_Cartdim_get: [4] comm, [5] ndims, [3] result, [6] ndims_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Cartdim_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cartdim_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Cartdim_get_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Cartdim_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cartdim_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Cartdim_get_args *, tracer_args,
+                      const struct openmpi_MPI_Cartdim_get_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Cartdim_get_record)) // the slots
                         ))
 
-/* MPI_Close_port: [4] port_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Close_port,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Close_port_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Close_port_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Close_port__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Close_port_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Close_port_args *, tracer_args,
+                      const struct openmpi_MPI_Close_port_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Close_port_record)) // the slots
                         lttng_ust_field_string(port_name_str, tracer_args->port_name
                                                                   ? tracer_args->port_name
                                                                   : "") // at entry
                         ))
 
-/* MPI_Comm_accept: [4] port_name, [5] info, [6] root, [7] comm, [8] newcomm, [3] result, [9]
- * newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_accept,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_accept_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_accept_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_accept__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_accept_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_accept_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_accept_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_accept_record)) // the slots
                         lttng_ust_field_string(port_name_str, tracer_args->port_name
                                                                   ? tracer_args->port_name
                                                                   : "") // at entry
                         ))
 
-/* MPI_Comm_call_errhandler: [4] comm, [5] errorcode, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_call_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Comm_call_errhandler,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_call_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_call_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_call_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_call_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_call_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_call_errhandler_record)) // the slots
                         ))
 
-/* MPI_Comm_compare: [4] comm1, [5] comm2, [6] result, [3] result, [7] result_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_compare,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_compare_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_compare_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_compare__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_compare_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_compare_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_compare_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_compare_record)) // the slots
                         ))
 
-/* MPI_Comm_connect: [4] port_name, [5] info, [6] root, [7] comm, [8] newcomm, [3] result, [9]
- * newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_connect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_connect_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_connect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_connect__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_connect_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_connect_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_connect_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_connect_record)) // the slots
                         lttng_ust_field_string(port_name_str, tracer_args->port_name
                                                                   ? tracer_args->port_name
                                                                   : "") // at entry
                         ))
 
-/* MPI_Comm_create_errhandler: [4] function, [5] errhandler, [3] result, [6] errhandler_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Comm_create_errhandler,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_create_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Comm_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_errhandler_record)) // the slots
                         ))
 
-/* MPI_Comm_create_keyval: [4] comm_copy_attr_fn, [5] comm_delete_attr_fn, [6] comm_keyval, [7]
- * extra_state, [3] result, [8] comm_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_create_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Comm_create_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_keyval_record)) // the slots
                         ))
 
-/* MPI_Comm_create_group: [4] comm, [5] group, [6] tag, [7] newcomm, [3] result, [8] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create_group,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_group_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_group_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_create_group__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_group_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Comm_create_group_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_group_record)) // the slots
                         ))
 
-/* MPI_Comm_create: [4] comm, [5] group, [6] newcomm, [3] result, [7] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_create_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_create_record)) // the slots
                         ))
 
-/* MPI_Comm_delete_attr: [4] comm, [5] comm_keyval, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_delete_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_delete_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_delete_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_delete_attr__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_delete_attr_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_delete_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_delete_attr_record)) // the slots
                         ))
 
-/* MPI_Comm_disconnect: [4] comm, [3] result, [5] comm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_disconnect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_disconnect_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_disconnect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_disconnect__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_disconnect_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_disconnect_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_disconnect_record)) // the slots
                         ))
 
-/* MPI_Comm_dup: [4] comm, [5] newcomm, [3] result, [6] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_dup_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Comm_dup__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_args *, tracer_args,
+                                             const struct openmpi_MPI_Comm_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_dup_record)) // the slots
+                                               ))
 
-/* MPI_Comm_idup: [4] comm, [5] newcomm, [6] request, [3] result, [7] newcomm_val, [8] request_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_idup,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_idup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_idup_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_idup__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_idup_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_idup_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_idup_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_idup_record)) // the slots
                         ))
 
-/* MPI_Comm_dup_with_info: [4] comm, [5] info, [6] newcomm, [3] result, [7] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_dup_with_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_with_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_dup_with_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_dup_with_info__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_dup_with_info_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Comm_dup_with_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_dup_with_info_record)) // the slots
                         ))
 
-/* MPI_Comm_free_keyval: [4] comm_keyval, [3] result, [5] comm_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_free_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_free_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_free_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_free_keyval_record)) // the slots
                         ))
 
-/* MPI_Comm_free: [4] comm, [3] result, [5] comm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_free_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_free_record)) // the slots
                         ))
 
-/* MPI_Comm_get_attr: [4] comm, [5] comm_keyval, [6] attribute_val, [7] flag, [3] result, [8]
- * flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_get_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_get_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_attr_record)) // the slots
                         ))
 
-/* MPI_Dist_graph_create: [4] comm_old, [5] n, [6] nodes, [7] degrees, [8] targets, [9] weights,
- * [10] info, [11] reorder, [12] newcomm, [3] result, [13] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Dist_graph_create__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct openmpi_MPI_Dist_graph_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_create_record)) // the slots
                         ))
 
-/* MPI_Dist_graph_create_adjacent: [4] comm_old, [5] indegree, [6] sources, [7] sourceweights, [8]
- * outdegree, [9] destinations, [10] destweights, [11] info, [12] reorder, [13] comm_dist_graph, [3]
- * result, [14] comm_dist_graph_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Dist_graph_create_adjacent,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_adjacent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_create_adjacent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_create_adjacent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct openmpi_MPI_Dist_graph_create_adjacent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_create_adjacent_record)) // the slots
                         ))
 
-/* MPI_Dist_graph_neighbors: [4] comm, [5] maxindegree, [6] sources, [7] sourceweights, [8]
- * maxoutdegree, [9] destinations, [10] destweights, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Dist_graph_neighbors,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_neighbors_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Dist_graph_neighbors__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Dist_graph_neighbors_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_neighbors_record)) // the slots
                         ))
 
-/* MPI_Dist_graph_neighbors_count: [4] comm, [5] inneighbors, [6] outneighbors, [7] weighted, [3]
- * result, [8] inneighbors_val, [9] outneighbors_val, [10] weighted_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Dist_graph_neighbors_count,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_count_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_neighbors_count_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dist_graph_neighbors_count_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Dist_graph_neighbors_count_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dist_graph_neighbors_count_record)) // the slots
                         ))
 
-/* MPI_Comm_get_errhandler: [4] comm, [5] erhandler, [3] result, [6] erhandler_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_get_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Comm_get_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_errhandler_record)) // the slots
                         ))
 
-/* MPI_Comm_get_info: [4] comm, [5] info_used, [3] result, [6] info_used_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_get_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_info_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_info_record)) // the slots
                         ))
 
-/* MPI_Comm_get_name: [4] comm, [5] comm_name, [6] resultlen, [3] result, [7] comm_name_val, [8]
- * resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_get_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_name_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_get_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_name_record)) // the slots
                         ))
 
-/* MPI_Comm_get_parent: [4] parent, [3] result, [5] parent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_get_parent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_parent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_parent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_get_parent__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_get_parent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_get_parent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_get_parent_record)) // the slots
                         ))
 
-/* MPI_Comm_group: [4] comm, [5] group, [3] result, [6] group_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_group,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_group_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_group_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_group__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_group_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_group_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_group_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_group_record)) // the slots
                         ))
 
-/* MPI_Comm_join: [4] fd, [5] intercomm, [3] result, [6] intercomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_join,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_join_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_join_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_join__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_join_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_join_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_join_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_join_record)) // the slots
                         ))
 
-/* MPI_Comm_rank: [4] comm, [5] rank, [3] result, [6] rank_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_rank,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_rank_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_rank_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_rank__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_rank_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_rank_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_rank_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_rank_record)) // the slots
                         ))
 
-/* MPI_Comm_remote_group: [4] comm, [5] group, [3] result, [6] group_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_group,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_group_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_remote_group_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_remote_group__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_group_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Comm_remote_group_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_remote_group_record)) // the slots
                         ))
 
-/* MPI_Comm_remote_size: [4] comm, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_remote_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_remote_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_remote_size__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_remote_size_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Comm_remote_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_remote_size_record)) // the slots
                         ))
 
-/* MPI_Comm_set_attr: [4] comm, [5] comm_keyval, [6] attribute_val, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_set_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_set_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_attr_record)) // the slots
                         ))
 
-/* MPI_Comm_set_errhandler: [4] comm, [5] errhandler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_set_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Comm_set_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_errhandler_record)) // the slots
                         ))
 
-/* MPI_Comm_set_info: [4] comm, [5] info, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_set_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_info_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_set_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_info_record)) // the slots
                         ))
 
-/* MPI_Comm_set_name: [4] comm, [5] comm_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_set_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_set_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_set_name_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_set_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_set_name_record)) // the slots
                         lttng_ust_field_string(comm_name_str, tracer_args->comm_name
                                                                   ? tracer_args->comm_name
                                                                   : "") // at entry
                         ))
 
-/* MPI_Comm_size: [4] comm, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_size_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_size_record)) // the slots
                         ))
 
-/* MPI_Comm_spawn: [4] command, [5] argv, [6] maxprocs, [7] info, [8] root, [9] comm, [10]
- * intercomm, [11] array_of_errcodes, [3] result, [12] intercomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_spawn_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_spawn__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_spawn_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_spawn_record)) // the slots
                         lttng_ust_field_string(command_str, tracer_args->command
                                                                 ? tracer_args->command
                                                                 : "") // at entry
                         ))
 
-/* MPI_Comm_spawn_multiple: [4] count, [5] array_of_commands, [6] array_of_argv, [7]
- * array_of_maxprocs, [8] array_of_info, [9] root, [10] comm, [11] intercomm, [12]
- * array_of_errcodes, [3] result, [13] intercomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_spawn_multiple,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_multiple_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_spawn_multiple_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_spawn_multiple__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_spawn_multiple_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct openmpi_MPI_Comm_spawn_multiple_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_spawn_multiple_record)) // the slots
                         ))
 
-/* MPI_Comm_split: [4] comm, [5] color, [6] key, [7] newcomm, [3] result, [8] newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_split_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_split__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_args *, tracer_args,
+                      const struct openmpi_MPI_Comm_split_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_split_record)) // the slots
                         ))
 
-/* MPI_Comm_split_type: [4] comm, [5] split_type, [6] key, [7] info, [8] newcomm, [3] result, [9]
- * newcomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_split_type,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_type_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_split_type_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_split_type__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_split_type_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Comm_split_type_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_split_type_record)) // the slots
                         ))
 
-/* MPI_Comm_test_inter: [4] comm, [5] flag, [3] result, [6] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Comm_test_inter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_test_inter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_test_inter_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Comm_test_inter__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Comm_test_inter_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Comm_test_inter_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Comm_test_inter_record)) // the slots
                         ))
 
-/* MPI_Compare_and_swap: [4] origin_addr, [5] compare_addr, [6] result_addr, [7] datatype, [8]
- * target_rank, [9] target_disp, [10] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Compare_and_swap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Compare_and_swap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Compare_and_swap_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Compare_and_swap__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Compare_and_swap_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Compare_and_swap_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Compare_and_swap_record)) // the slots
                         ))
 
-/* MPI_Dims_create: [4] nnodes, [5] ndims, [6] dims, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Dims_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dims_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Dims_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Dims_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dims_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Dims_create_args *, tracer_args,
+                      const struct openmpi_MPI_Dims_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Dims_create_record)) // the slots
                         ))
 
-/* MPI_Errhandler_free: [4] errhandler, [3] result, [5] errhandler_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Errhandler_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Errhandler_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Errhandler_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Errhandler_free__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Errhandler_free_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Errhandler_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Errhandler_free_record)) // the slots
                         ))
 
-/* MPI_Error_class: [4] errorcode, [5] errorclass, [3] result, [6] errorclass_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_class,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_class_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Error_class_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Error_class__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_class_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_class_args *, tracer_args,
+                      const struct openmpi_MPI_Error_class_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Error_class_record)) // the slots
                         ))
 
-/* MPI_Error_string: [4] errorcode, [5] string, [6] resultlen, [3] result, [7] string_val, [8]
- * resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Error_string,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_string_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Error_string_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Error_string__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_string_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Error_string_args *, tracer_args,
+                      const struct openmpi_MPI_Error_string_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Error_string_record)) // the slots
                         ))
 
-/* MPI_Exscan: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [3] result, [10]
- * bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Exscan,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Exscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Exscan_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Exscan__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Exscan_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Exscan__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Exscan_args *, tracer_args,
+                                             const struct openmpi_MPI_Exscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Exscan_record)) // the slots
+                                               ))
 
-/* MPI_Fetch_and_op: [4] origin_addr, [5] result_addr, [6] datatype, [7] target_rank, [8]
- * target_disp, [9] op, [10] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Fetch_and_op,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Fetch_and_op_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Fetch_and_op_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Fetch_and_op__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Fetch_and_op_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Fetch_and_op_args *, tracer_args,
+                      const struct openmpi_MPI_Fetch_and_op_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Fetch_and_op_record)) // the slots
                         ))
 
-/* MPI_Iexscan: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [10] request,
- * [3] result, [11] request_val, [12] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iexscan,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iexscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iexscan_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iexscan__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iexscan_args *, tracer_args,
+                                             const struct openmpi_MPI_Iexscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iexscan_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Iexscan__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iexscan_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
-                        ))
-
-/* MPI_File_call_errhandler: [4] fh, [5] errorcode, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_call_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+    lttng_ust_openmpi, MPI_File_call_errhandler,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_call_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_call_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_call_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_call_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_File_call_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_call_errhandler_record)) // the slots
                         ))
 
-/* MPI_File_create_errhandler: [4] function, [5] errhandler, [3] result, [6] errhandler_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_create_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_create_errhandler,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_create_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_create_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_create_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_create_errhandler_record)) // the slots
                         ))
 
-/* MPI_File_set_errhandler: [4] file, [5] errhandler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_set_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_File_set_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_errhandler_record)) // the slots
                         ))
 
-/* MPI_File_get_errhandler: [4] file, [5] errhandler, [3] result, [6] errhandler_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_get_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_errhandler_record)) // the slots
                         ))
 
-/* MPI_File_open: [4] comm, [5] filename, [6] amode, [7] info, [8] fh, [3] result, [9] fh_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_open,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_open_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_open_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_open__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_open_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_open_args *, tracer_args,
+                      const struct openmpi_MPI_File_open_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_open_record)) // the slots
                         lttng_ust_field_string(filename_str, tracer_args->filename
                                                                  ? tracer_args->filename
                                                                  : "") // at entry
                         ))
 
-/* MPI_File_close: [4] fh, [3] result, [5] fh_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_close,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_close_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_close_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_close__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_close_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_close_args *, tracer_args,
+                      const struct openmpi_MPI_File_close_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_close_record)) // the slots
                         ))
 
-/* MPI_File_delete: [4] filename, [5] info, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_delete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_delete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_delete_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_delete__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_delete_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_delete_args *, tracer_args,
+                      const struct openmpi_MPI_File_delete_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_delete_record)) // the slots
                         lttng_ust_field_string(filename_str, tracer_args->filename
                                                                  ? tracer_args->filename
                                                                  : "") // at entry
                         ))
 
-/* MPI_File_set_size: [4] fh, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_set_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_size_args *, tracer_args,
+                      const struct openmpi_MPI_File_set_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_size_record)) // the slots
                         ))
 
-/* MPI_File_preallocate: [4] fh, [5] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_preallocate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_preallocate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_preallocate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_preallocate__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_preallocate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_File_preallocate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_preallocate_record)) // the slots
                         ))
 
-/* MPI_File_get_size: [4] fh, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_size_args *, tracer_args,
+                      const struct openmpi_MPI_File_get_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_size_record)) // the slots
                         ))
 
-/* MPI_File_get_group: [4] fh, [5] group, [3] result, [6] group_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_group,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_group_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_group_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_group__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_group_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_group_args *, tracer_args,
+                      const struct openmpi_MPI_File_get_group_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_group_record)) // the slots
                         ))
 
-/* MPI_File_get_amode: [4] fh, [5] amode, [3] result, [6] amode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_amode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_amode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_amode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_amode__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_amode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_amode_args *, tracer_args,
+                      const struct openmpi_MPI_File_get_amode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_amode_record)) // the slots
                         ))
 
-/* MPI_File_set_info: [4] fh, [5] info, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_set_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_info_args *, tracer_args,
+                      const struct openmpi_MPI_File_set_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_info_record)) // the slots
                         ))
 
-/* MPI_File_get_info: [4] fh, [5] info_used, [3] result, [6] info_used_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_info_args *, tracer_args,
+                      const struct openmpi_MPI_File_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_info_record)) // the slots
                         ))
 
-/* MPI_File_set_view: [4] fh, [5] disp, [6] etype, [7] filetype, [8] datarep, [9] info, [3] result
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_view,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_view_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_view_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_set_view__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_view_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_view_args *, tracer_args,
+                      const struct openmpi_MPI_File_set_view_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_view_record)) // the slots
                         lttng_ust_field_string(datarep_str, tracer_args->datarep
                                                                 ? tracer_args->datarep
                                                                 : "") // at entry
                         ))
 
-/* MPI_File_get_view: [4] fh, [5] disp, [6] etype, [7] filetype, [8] datarep, [3] result, [9]
- * disp_val, [10] etype_val, [11] filetype_val, [12] datarep_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_view,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_view_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_view_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_view__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_view_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_view_args *, tracer_args,
+                      const struct openmpi_MPI_File_get_view_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_view_record)) // the slots
                         ))
 
-/* MPI_File_read_at: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_at__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_args *, tracer_args,
+                      const struct openmpi_MPI_File_read_at_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1409,18 +1665,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_read_at_all: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] status, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_at_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_File_read_at_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1428,18 +1686,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_at: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] status, [3] result
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_at__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_args *, tracer_args,
+                      const struct openmpi_MPI_File_write_at_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1447,18 +1707,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_at_all: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] status, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_at_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_File_write_at_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1466,73 +1728,84 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_iread_at: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] request, [3] result,
- * [10] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_at_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iread_at__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_args *, tracer_args,
+                      const struct openmpi_MPI_File_iread_at_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_at_record)) // the slots
                         ))
 
-/* MPI_File_iwrite_at: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] request, [3]
- * result, [10] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_at_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iwrite_at__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_args *, tracer_args,
+                      const struct openmpi_MPI_File_iwrite_at_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_at_record)) // the slots
                         ))
 
-/* MPI_File_iread_at_all: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] request, [3]
- * result, [10] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_at_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_at_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iread_at_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_at_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_File_iread_at_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_at_all_record)) // the slots
                         ))
 
-/* MPI_File_iwrite_at_all: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [9] request, [3]
- * result, [10] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_at_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_at_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iwrite_at_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_at_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_File_iwrite_at_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_at_all_record)) // the slots
                         ))
 
-/* MPI_File_read: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_args *, tracer_args,
+                      const struct openmpi_MPI_File_read_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1540,17 +1813,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_read_all: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_args *, tracer_args,
+                      const struct openmpi_MPI_File_read_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1558,17 +1834,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_args *, tracer_args,
+                      const struct openmpi_MPI_File_write_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1576,17 +1855,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_all: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_args *, tracer_args,
+                      const struct openmpi_MPI_File_write_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1594,112 +1876,132 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_iread: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iread__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_args *, tracer_args,
+                      const struct openmpi_MPI_File_iread_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_record)) // the slots
                         ))
 
-/* MPI_File_iwrite: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iwrite__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_args *, tracer_args,
+                      const struct openmpi_MPI_File_iwrite_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_record)) // the slots
                         ))
 
-/* MPI_File_iread_all: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iread_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_all_args *, tracer_args,
+                      const struct openmpi_MPI_File_iread_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_all_record)) // the slots
                         ))
 
-/* MPI_File_iwrite_all: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iwrite_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_File_iwrite_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_all_record)) // the slots
                         ))
 
-/* MPI_File_seek: [4] fh, [5] offset, [6] whence, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_seek_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_seek__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_args *, tracer_args,
+                      const struct openmpi_MPI_File_seek_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_seek_record)) // the slots
                         ))
 
-/* MPI_File_get_position: [4] fh, [5] offset, [3] result, [6] offset_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_position_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_position__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_get_position_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_position_record)) // the slots
                         ))
 
-/* MPI_File_get_byte_offset: [4] fh, [5] offset, [6] disp, [3] result, [7] disp_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_byte_offset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_get_byte_offset,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_byte_offset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_byte_offset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_byte_offset__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_byte_offset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_get_byte_offset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_byte_offset_record)) // the slots
                         ))
 
-/* MPI_File_read_shared: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_read_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_shared_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1707,17 +2009,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_shared: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_write_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_shared_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1725,45 +2030,52 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_iread_shared: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iread_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iread_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iread_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_File_iread_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iread_shared_record)) // the slots
                         ))
 
-/* MPI_File_iwrite_shared: [4] fh, [5] buf, [6] count, [7] datatype, [8] request, [3] result, [9]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_iwrite_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_iwrite_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_iwrite_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_File_iwrite_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_iwrite_shared_record)) // the slots
                         ))
 
-/* MPI_File_read_ordered: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_ordered__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_read_ordered_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1771,17 +2083,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_ordered: [4] fh, [5] buf, [6] count, [7] datatype, [8] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_ordered__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_write_ordered_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1789,56 +2104,68 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_seek_shared: [4] fh, [5] offset, [6] whence, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_seek_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_seek_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_seek_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_seek_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_seek_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_seek_shared_record)) // the slots
                         ))
 
-/* MPI_File_get_position_shared: [4] fh, [5] offset, [3] result, [6] offset_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_position_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_get_position_shared,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_position_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_position_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_position_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_get_position_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_position_shared_record)) // the slots
                         ))
 
-/* MPI_File_read_at_all_begin: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_read_at_all_begin,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_at_all_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_read_at_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_begin_record)) // the slots
                         ))
 
-/* MPI_File_read_at_all_end: [4] fh, [5] buf, [6] status, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_at_all_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_read_at_all_end,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_at_all_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_at_all_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_read_at_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_at_all_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1846,30 +2173,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_at_all_begin: [4] fh, [5] offset, [6] buf, [7] count, [8] datatype, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_write_at_all_begin,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_at_all_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_File_write_at_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_begin_record)) // the slots
                         ))
 
-/* MPI_File_write_at_all_end: [4] fh, [5] buf, [6] status, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_at_all_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_write_at_all_end,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_at_all_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_at_all_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_write_at_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_at_all_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1877,30 +2210,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_read_all_begin: [4] fh, [5] buf, [6] count, [7] datatype, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_begin_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_all_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_read_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_begin_record)) // the slots
                         ))
 
-/* MPI_File_read_all_end: [4] fh, [5] buf, [6] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_all_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_all_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_all_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_read_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_all_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1908,30 +2247,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_all_begin: [4] fh, [5] buf, [6] count, [7] datatype, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_write_all_begin,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_all_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_write_all_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_begin_record)) // the slots
                         ))
 
-/* MPI_File_write_all_end: [4] fh, [5] buf, [6] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_all_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_end_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_all_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_all_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_write_all_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_all_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1939,30 +2284,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_read_ordered_begin: [4] fh, [5] buf, [6] count, [7] datatype, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_read_ordered_begin,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_ordered_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_read_ordered_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_begin_record)) // the slots
                         ))
 
-/* MPI_File_read_ordered_end: [4] fh, [5] buf, [6] status, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_read_ordered_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_read_ordered_end,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_read_ordered_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_read_ordered_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_read_ordered_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_read_ordered_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -1970,30 +2321,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_write_ordered_begin: [4] fh, [5] buf, [6] count, [7] datatype, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_begin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_write_ordered_begin,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_begin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_ordered_begin__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_begin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_write_ordered_begin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_begin_record)) // the slots
                         ))
 
-/* MPI_File_write_ordered_end: [4] fh, [5] buf, [6] status, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_write_ordered_end,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_write_ordered_end,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_end_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_write_ordered_end__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_write_ordered_end_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_write_ordered_end_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_write_ordered_end_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2001,178 +2358,212 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_File_get_type_extent: [4] fh, [5] datatype, [6] extent, [3] result, [7] extent_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_type_extent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_File_get_type_extent,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_type_extent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_type_extent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_type_extent__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_type_extent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_File_get_type_extent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_type_extent_record)) // the slots
                         ))
 
-/* MPI_File_set_atomicity: [4] fh, [5] flag, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_set_atomicity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_atomicity_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_atomicity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_set_atomicity__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_set_atomicity_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_File_set_atomicity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_set_atomicity_record)) // the slots
                         ))
 
-/* MPI_File_get_atomicity: [4] fh, [5] flag, [3] result, [6] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_get_atomicity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_atomicity_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_atomicity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_get_atomicity__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_get_atomicity_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_File_get_atomicity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_get_atomicity_record)) // the slots
                         ))
 
-/* MPI_File_sync: [4] fh, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_File_sync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_sync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_File_sync_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_File_sync__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_sync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_File_sync_args *, tracer_args,
+                      const struct openmpi_MPI_File_sync_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_File_sync_record)) // the slots
                         ))
 
-/* MPI_Finalize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Finalize_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Finalize__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalize__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalize_args *, tracer_args,
+                                             const struct openmpi_MPI_Finalize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Finalize_record)) // the slots
+                                               ))
 
-/* MPI_Finalized: [4] flag, [3] result, [5] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Finalized,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalized_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Finalized_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Finalized__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalized_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Finalized_args *, tracer_args,
+                      const struct openmpi_MPI_Finalized_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Finalized_record)) // the slots
                         ))
 
-/* MPI_Free_mem: [4] base, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Free_mem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Free_mem_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Free_mem__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Free_mem_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Free_mem_args *, tracer_args,
+                                             const struct openmpi_MPI_Free_mem_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Free_mem_record)) // the slots
+                                               ))
 
-/* MPI_Gather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype,
- * [10] root, [11] comm, [3] result, [12] bytes, [13] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Gather_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Gather__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gather_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gather_args *, tracer_args,
+                                             const struct openmpi_MPI_Gather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Gather_record)) // the slots
+                                               ))
 
-/* MPI_Igather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype,
- * [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes, [15] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Igather_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Igather__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igather_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igather_args *, tracer_args,
+                                             const struct openmpi_MPI_Igather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Igather_record)) // the slots
+                                               ))
 
-/* MPI_Gatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs,
- * [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Gatherv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Gatherv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gatherv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gatherv_args *, tracer_args,
+                                             const struct openmpi_MPI_Gatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Gatherv_record)) // the slots
+                                               ))
 
-/* MPI_Igatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs,
- * [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes, [16]
- * root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Igatherv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Igatherv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igatherv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igatherv_args *, tracer_args,
+                                             const struct openmpi_MPI_Igatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Igatherv_record)) // the slots
+                                               ))
 
-/* MPI_Get_address: [4] location, [5] address, [3] result, [6] address_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_address,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_address_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_address_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_address__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_address_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_address_args *, tracer_args,
+                      const struct openmpi_MPI_Get_address_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_address_record)) // the slots
                         ))
 
-/* MPI_Get_count: [4] status, [5] datatype, [6] count, [3] result, [7] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_count,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_count_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_count_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_count__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_count_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_count_args *, tracer_args,
+                      const struct openmpi_MPI_Get_count_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_count_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2180,17 +2571,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* MPI_Get_elements: [4] status, [5] datatype, [6] count, [3] result, [7] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_elements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_elements__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_args *, tracer_args,
+                      const struct openmpi_MPI_Get_elements_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_elements_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2198,17 +2592,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* MPI_Get_elements_x: [4] status, [5] datatype, [6] count, [3] result, [7] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_x,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_x_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_elements_x_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_elements_x__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_x_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_elements_x_args *, tracer_args,
+                      const struct openmpi_MPI_Get_elements_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_elements_x_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2216,366 +2613,434 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* MPI_Get: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes, [13]
- * target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_args *, tracer_args,
+                                             const struct openmpi_MPI_Get_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_record)) // the slots
+                                               ))
 
-/* MPI_Get_accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] result_addr, [8]
- * result_count, [9] result_datatype, [10] target_rank, [11] target_disp, [12] target_count, [13]
- * target_datatype, [14] op, [15] win, [3] result, [16] bytes, [17] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 18)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_accumulate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_accumulate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_accumulate__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_accumulate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_accumulate_args *, tracer_args,
+                      const struct openmpi_MPI_Get_accumulate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_accumulate_record)) // the slots
                         ))
 
-/* MPI_Get_library_version: [4] version, [5] resultlen, [3] result, [6] version_val, [7]
- * resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_library_version,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_library_version_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_library_version_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_library_version__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_library_version_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Get_library_version_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_library_version_record)) // the slots
                         ))
 
-/* MPI_Get_processor_name: [4] name, [5] resultlen, [3] result, [6] name_val, [7] resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_processor_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_processor_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_processor_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_processor_name__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_processor_name_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Get_processor_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_processor_name_record)) // the slots
                         ))
 
-/* MPI_Get_version: [4] version, [5] subversion, [3] result, [6] version_val, [7] subversion_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_version,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_version_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_version_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Get_version__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_version_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_version_args *, tracer_args,
+                      const struct openmpi_MPI_Get_version_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Get_version_record)) // the slots
                         ))
 
-/* MPI_Graph_create: [4] comm_old, [5] nnodes, [6] index, [7] edges, [8] reorder, [9] comm_graph,
- * [3] result, [10] comm_graph_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graph_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_create_args *, tracer_args,
+                      const struct openmpi_MPI_Graph_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_create_record)) // the slots
                         ))
 
-/* MPI_Graph_get: [4] comm, [5] maxindex, [6] maxedges, [7] index, [8] edges, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_get_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graph_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_get_args *, tracer_args,
+                      const struct openmpi_MPI_Graph_get_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_get_record)) // the slots
                         ))
 
-/* MPI_Graph_map: [4] comm, [5] nnodes, [6] index, [7] edges, [8] newrank, [3] result, [9]
- * newrank_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_map,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_map_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_map_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graph_map__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_map_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_map_args *, tracer_args,
+                      const struct openmpi_MPI_Graph_map_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_map_record)) // the slots
                         ))
 
-/* MPI_Graph_neighbors_count: [4] comm, [5] rank, [6] nneighbors, [3] result, [7] nneighbors_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors_count,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Graph_neighbors_count,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_count_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_neighbors_count_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graph_neighbors_count__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_count_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Graph_neighbors_count_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_neighbors_count_record)) // the slots
                         ))
 
-/* MPI_Graph_neighbors: [4] comm, [5] rank, [6] maxneighbors, [7] neighbors, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graph_neighbors,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_neighbors_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graph_neighbors__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graph_neighbors_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Graph_neighbors_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graph_neighbors_record)) // the slots
                         ))
 
-/* MPI_Graphdims_get: [4] comm, [5] nnodes, [6] nedges, [3] result, [7] nnodes_val, [8] nedges_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Graphdims_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graphdims_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Graphdims_get_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Graphdims_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graphdims_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Graphdims_get_args *, tracer_args,
+                      const struct openmpi_MPI_Graphdims_get_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Graphdims_get_record)) // the slots
                         ))
 
-/* MPI_Grequest_complete: [4] request, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_complete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_complete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Grequest_complete_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Grequest_complete__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_complete_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct openmpi_MPI_Grequest_complete_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Grequest_complete_record)) // the slots
                         ))
 
-/* MPI_Grequest_start: [4] query_fn, [5] free_fn, [6] cancel_fn, [7] extra_state, [8] request, [3]
- * result, [9] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Grequest_start,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Grequest_start_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Grequest_start__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_start_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Grequest_start_args *, tracer_args,
+                      const struct openmpi_MPI_Grequest_start_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Grequest_start_record)) // the slots
                         ))
 
-/* MPI_Group_compare: [4] group1, [5] group2, [6] result, [3] result, [7] result_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_compare,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_compare_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_compare_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_compare__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_compare_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_compare_args *, tracer_args,
+                      const struct openmpi_MPI_Group_compare_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_compare_record)) // the slots
                         ))
 
-/* MPI_Group_difference: [4] group1, [5] group2, [6] newgroup, [3] result, [7] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_difference,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_difference_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_difference_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_difference__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_difference_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Group_difference_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_difference_record)) // the slots
                         ))
 
-/* MPI_Group_excl: [4] group, [5] n, [6] ranks, [7] newgroup, [3] result, [8] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_excl,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_excl_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_excl_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_excl__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_excl_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_excl_args *, tracer_args,
+                      const struct openmpi_MPI_Group_excl_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_excl_record)) // the slots
                         ))
 
-/* MPI_Group_free: [4] group, [3] result, [5] group_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_free_args *, tracer_args,
+                      const struct openmpi_MPI_Group_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_free_record)) // the slots
                         ))
 
-/* MPI_Group_incl: [4] group, [5] n, [6] ranks, [7] newgroup, [3] result, [8] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_incl,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_incl_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_incl_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_incl__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_incl_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_incl_args *, tracer_args,
+                      const struct openmpi_MPI_Group_incl_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_incl_record)) // the slots
                         ))
 
-/* MPI_Group_intersection: [4] group1, [5] group2, [6] newgroup, [3] result, [7] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_intersection,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_intersection_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_intersection_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_intersection__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_intersection_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Group_intersection_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_intersection_record)) // the slots
                         ))
 
-/* MPI_Group_range_excl: [4] group, [5] n, [6] ranges, [7] newgroup, [3] result, [8] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_excl,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_excl_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_range_excl_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_range_excl__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_excl_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Group_range_excl_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_range_excl_record)) // the slots
                         ))
 
-/* MPI_Group_range_incl: [4] group, [5] n, [6] ranges, [7] newgroup, [3] result, [8] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_range_incl,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_incl_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_range_incl_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_range_incl__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_range_incl_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Group_range_incl_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_range_incl_record)) // the slots
                         ))
 
-/* MPI_Group_rank: [4] group, [5] rank, [3] result, [6] rank_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_rank,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_rank_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_rank_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_rank__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_rank_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_rank_args *, tracer_args,
+                      const struct openmpi_MPI_Group_rank_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_rank_record)) // the slots
                         ))
 
-/* MPI_Group_size: [4] group, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_size_args *, tracer_args,
+                      const struct openmpi_MPI_Group_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_size_record)) // the slots
                         ))
 
-/* MPI_Group_translate_ranks: [4] group1, [5] n, [6] ranks1, [7] group2, [8] ranks2, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_translate_ranks,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Group_translate_ranks,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_translate_ranks_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_translate_ranks_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_translate_ranks__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_translate_ranks_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Group_translate_ranks_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_translate_ranks_record)) // the slots
                         ))
 
-/* MPI_Group_union: [4] group1, [5] group2, [6] newgroup, [3] result, [7] newgroup_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_union,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_union_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_union_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Group_union__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_union_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Group_union_args *, tracer_args,
+                      const struct openmpi_MPI_Group_union_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Group_union_record)) // the slots
                         ))
 
-/* MPI_Ibsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibsend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Ibsend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibsend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibsend_args *, tracer_args,
+                                             const struct openmpi_MPI_Ibsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ibsend_record)) // the slots
+                                               ))
 
-/* MPI_Improbe: [4] source, [5] tag, [6] comm, [7] flag, [8] message, [9] status, [3] result, [10]
- * flag_val, [11] message_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Improbe,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Improbe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Improbe_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Improbe__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Improbe_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Improbe_args *, tracer_args,
+                      const struct openmpi_MPI_Improbe_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Improbe_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2583,227 +3048,267 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Imrecv: [4] buf, [5] count, [6] type, [7] message, [8] request, [3] result, [9] message_val,
- * [10] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Imrecv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Imrecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Imrecv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Imrecv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Imrecv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Imrecv__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Imrecv_args *, tracer_args,
+                                             const struct openmpi_MPI_Imrecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Imrecv_record)) // the slots
+                                               ))
 
-/* MPI_Info_create: [4] info, [3] result, [5] info_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_create_args *, tracer_args,
+                      const struct openmpi_MPI_Info_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_create_record)) // the slots
                         ))
 
-/* MPI_Info_delete: [4] info, [5] key, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_delete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_delete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_delete_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_delete__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_delete_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_delete_args *, tracer_args,
+                      const struct openmpi_MPI_Info_delete_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_delete_record)) // the slots
                         lttng_ust_field_string(key_str,
                                                tracer_args->key ? tracer_args->key : "") // at entry
                         ))
 
-/* MPI_Info_dup: [4] info, [5] newinfo, [3] result, [6] newinfo_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_dup,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_dup_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Info_dup__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_dup_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_dup__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_dup_args *, tracer_args,
+                                             const struct openmpi_MPI_Info_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_dup_record)) // the slots
+                                               ))
 
-/* MPI_Info_free: [4] info, [3] result, [5] info_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_free_args *, tracer_args,
+                      const struct openmpi_MPI_Info_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_free_record)) // the slots
                         ))
 
-/* MPI_Info_get: [4] info, [5] key, [6] valuelen, [7] value, [8] flag, [3] result, [9] value_val,
- * [10] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_args *, tracer_args,
+                      const struct openmpi_MPI_Info_get_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_record)) // the slots
                         lttng_ust_field_string(key_str,
                                                tracer_args->key ? tracer_args->key : "") // at entry
                         ))
 
-/* MPI_Info_get_nkeys: [4] info, [5] nkeys, [3] result, [6] nkeys_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nkeys,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nkeys_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_nkeys_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_get_nkeys__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nkeys_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nkeys_args *, tracer_args,
+                      const struct openmpi_MPI_Info_get_nkeys_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_nkeys_record)) // the slots
                         ))
 
-/* MPI_Info_get_nthkey: [4] info, [5] n, [6] key, [3] result, [7] key_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_nthkey,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nthkey_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_nthkey_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_get_nthkey__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_nthkey_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Info_get_nthkey_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_nthkey_record)) // the slots
                         ))
 
-/* MPI_Info_get_valuelen: [4] info, [5] key, [6] valuelen, [7] flag, [3] result, [8] valuelen_val,
- * [9] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_get_valuelen,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_valuelen_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_valuelen_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_get_valuelen__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_get_valuelen_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Info_get_valuelen_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_get_valuelen_record)) // the slots
                         lttng_ust_field_string(key_str,
                                                tracer_args->key ? tracer_args->key : "") // at entry
                         ))
 
-/* MPI_Info_set: [4] info, [5] key, [6] value, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Info_set,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_set_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_set_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Info_set__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_set_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Info_set_args *, tracer_args,
+                      const struct openmpi_MPI_Info_set_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)                   // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct openmpi_MPI_Info_set_record))                    // the slots
         lttng_ust_field_string(key_str, tracer_args->key ? tracer_args->key : "")       // at entry
         lttng_ust_field_string(value_str, tracer_args->value ? tracer_args->value : "") // at entry
         ))
 
-/* MPI_Init: [4] argc, [5] argv, [3] result, [6] argc_val, [7] argv_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Init_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_args *, tracer_args,
+                                             const struct openmpi_MPI_Init_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Init_record)) // the slots
+                                               ))
 
-/* MPI_Initialized: [4] flag, [3] result, [5] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Initialized,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Initialized_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Initialized_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Initialized__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Initialized_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Initialized_args *, tracer_args,
+                      const struct openmpi_MPI_Initialized_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Initialized_record)) // the slots
                         ))
 
-/* MPI_Init_thread: [4] argc, [5] argv, [6] required, [7] provided, [3] result, [8] argc_val, [9]
- * argv_val, [10] provided_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Init_thread,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_thread_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Init_thread_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Init_thread__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_thread_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Init_thread_args *, tracer_args,
+                      const struct openmpi_MPI_Init_thread_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Init_thread_record)) // the slots
                         ))
 
-/* MPI_Intercomm_create: [4] local_comm, [5] local_leader, [6] bridge_comm, [7] remote_leader, [8]
- * tag, [9] newintercomm, [3] result, [10] newintercomm_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Intercomm_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Intercomm_create__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Intercomm_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Intercomm_create_record)) // the slots
                         ))
 
-/* MPI_Intercomm_merge: [4] intercomm, [5] high, [6] newintercomm, [3] result, [7] newintercomm_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Intercomm_merge,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_merge_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Intercomm_merge_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Intercomm_merge__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Intercomm_merge_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Intercomm_merge_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Intercomm_merge_record)) // the slots
                         ))
 
-/* MPI_Iprobe: [4] source, [5] tag, [6] comm, [7] flag, [8] status, [3] result, [9] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iprobe,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iprobe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iprobe_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Iprobe__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iprobe_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iprobe_args *, tracer_args,
+                      const struct openmpi_MPI_Iprobe_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Iprobe_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2811,103 +3316,119 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Irecv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Irecv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Irecv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irecv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irecv_args *, tracer_args,
+                                             const struct openmpi_MPI_Irecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Irecv_record)) // the slots
+                                               ))
 
-/* MPI_Irsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Irsend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Irsend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irsend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irsend_args *, tracer_args,
+                                             const struct openmpi_MPI_Irsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Irsend_record)) // the slots
+                                               ))
 
-/* MPI_Isend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Isend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Isend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Isend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Isend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Isend_args *, tracer_args,
+                                             const struct openmpi_MPI_Isend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Isend_record)) // the slots
+                                               ))
 
-/* MPI_Issend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Issend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Issend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Issend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Issend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Issend_args *, tracer_args,
+                                             const struct openmpi_MPI_Issend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Issend_record)) // the slots
+                                               ))
 
-/* MPI_Is_thread_main: [4] flag, [3] result, [5] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Is_thread_main,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Is_thread_main_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Is_thread_main_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Is_thread_main__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Is_thread_main_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Is_thread_main_args *, tracer_args,
+                      const struct openmpi_MPI_Is_thread_main_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Is_thread_main_record)) // the slots
                         ))
 
-/* MPI_Lookup_name: [4] service_name, [5] info, [6] port_name, [3] result, [7] port_name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Lookup_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Lookup_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Lookup_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Lookup_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Lookup_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Lookup_name_args *, tracer_args,
+                      const struct openmpi_MPI_Lookup_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Lookup_name_record)) // the slots
                         lttng_ust_field_string(service_name_str, tracer_args->service_name
                                                                      ? tracer_args->service_name
                                                                      : "") // at entry
                         ))
 
-/* MPI_Mprobe: [4] source, [5] tag, [6] comm, [7] message, [8] status, [3] result, [9] message_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mprobe,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mprobe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Mprobe_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Mprobe__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mprobe_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mprobe_args *, tracer_args,
+                      const struct openmpi_MPI_Mprobe_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Mprobe_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -2915,301 +3436,346 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Mrecv: [4] buf, [5] count, [6] type, [7] message, [8] status, [3] result, [9] message_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Mrecv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mrecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Mrecv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Mrecv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mrecv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, status_bytes,
-                                                     (const uint8_t *)tracer_args->status, size_t,
-                                                     tracer_clamp((tracer_args->status ? 1 : 0) *
-                                                                      sizeof(*tracer_args->status),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Mrecv_args *, tracer_args,
+                      const struct openmpi_MPI_Mrecv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct openmpi_MPI_Mrecv_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t,
+            tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* MPI_Neighbor_allgather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_allgather_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Neighbor_allgather__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgather_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Neighbor_allgather_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_allgather_record)) // the slots
                         ))
 
-/* MPI_Ineighbor_allgather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount,
- * [9] recvtype, [10] comm, [11] request, [3] result, [12] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgather,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgather_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_allgather_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ineighbor_allgather__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgather_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Ineighbor_allgather_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_allgather_record)) // the slots
                         ))
 
-/* MPI_Neighbor_allgatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts,
- * [9] displs, [10] recvtype, [11] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_allgatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgatherv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_allgatherv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Neighbor_allgatherv__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_allgatherv_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct openmpi_MPI_Neighbor_allgatherv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_allgatherv_record)) // the slots
                         ))
 
-/* MPI_Ineighbor_allgatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts,
- * [9] displs, [10] recvtype, [11] comm, [12] request, [3] result, [13] request_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_allgatherv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Ineighbor_allgatherv,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgatherv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_allgatherv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_allgatherv_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct openmpi_MPI_Ineighbor_allgatherv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_allgatherv_record)) // the slots
                         ))
 
-/* MPI_Neighbor_alltoall: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoall_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Neighbor_alltoall__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoall_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Neighbor_alltoall_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoall_record)) // the slots
                         ))
 
-/* MPI_Ineighbor_alltoall: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9]
- * recvtype, [10] comm, [11] request, [3] result, [12] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoall_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ineighbor_alltoall__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoall_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Ineighbor_alltoall_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoall_record)) // the slots
                         ))
 
-/* MPI_Neighbor_alltoallv: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtype, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtype, [12] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoallv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Neighbor_alltoallv__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallv_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Neighbor_alltoallv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoallv_record)) // the slots
                         ))
 
-/* MPI_Ineighbor_alltoallv: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtype, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtype, [12] comm, [13] request, [3] result, [14] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoallv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallv_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct openmpi_MPI_Ineighbor_alltoallv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoallv_record)) // the slots
                         ))
 
-/* MPI_Neighbor_alltoallw: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtypes, [8] recvbuf, [9]
- * recvcounts, [10] rdispls, [11] recvtypes, [12] comm, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Neighbor_alltoallw,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallw_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoallw_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Neighbor_alltoallw__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Neighbor_alltoallw_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Neighbor_alltoallw_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Neighbor_alltoallw_record)) // the slots
                         ))
 
-/* MPI_Ineighbor_alltoallw: [4] sendbuf, [5] sendcounts, [6] sdispls, [7] sendtypes, [8] recvbuf,
- * [9] recvcounts, [10] rdispls, [11] recvtypes, [12] comm, [13] request, [3] result, [14]
- * request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ineighbor_alltoallw,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallw_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoallw_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ineighbor_alltoallw_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct openmpi_MPI_Ineighbor_alltoallw_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ineighbor_alltoallw_record)) // the slots
                         ))
 
-/* MPI_Op_commutative: [4] op, [5] commute, [3] result, [6] commute_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_commutative,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_commutative_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_commutative_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Op_commutative__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_commutative_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_commutative_args *, tracer_args,
+                      const struct openmpi_MPI_Op_commutative_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_commutative_record)) // the slots
                         ))
 
-/* MPI_Op_create: [4] function, [5] commute, [6] op, [3] result, [7] op_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Op_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_create_args *, tracer_args,
+                      const struct openmpi_MPI_Op_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_create_record)) // the slots
                         ))
 
-/* MPI_Open_port: [4] info, [5] port_name, [3] result, [6] port_name_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Open_port,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Open_port_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Open_port_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Open_port__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Open_port_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Open_port_args *, tracer_args,
+                      const struct openmpi_MPI_Open_port_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Open_port_record)) // the slots
                         ))
 
-/* MPI_Op_free: [4] op, [3] result, [5] op_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_free_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Op_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Op_free__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Op_free_args *, tracer_args,
+                                             const struct openmpi_MPI_Op_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Op_free_record)) // the slots
+                                               ))
 
-/* MPI_Pack_external: [4] datarep, [5] inbuf, [6] incount, [7] datatype, [8] outbuf, [9] outsize,
- * [10] position, [3] result, [11] position_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_external_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Pack_external__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_args *, tracer_args,
+                      const struct openmpi_MPI_Pack_external_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_external_record)) // the slots
                         ))
 
-/* MPI_Pack_external_size: [4] datarep, [5] incount, [6] datatype, [7] size, [3] result, [8]
- * size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_external_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_external_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Pack_external_size__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_external_size_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Pack_external_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_external_size_record)) // the slots
                         ))
 
-/* MPI_Pack: [4] inbuf, [5] incount, [6] datatype, [7] outbuf, [8] outsize, [9] position, [10] comm,
- * [3] result, [11] position_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Pack__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_args *, tracer_args,
+                                             const struct openmpi_MPI_Pack_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_record)) // the slots
+                                               ))
 
-/* MPI_Pack_size: [4] incount, [5] datatype, [6] comm, [7] size, [3] result, [8] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Pack_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Pack_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Pack_size_args *, tracer_args,
+                      const struct openmpi_MPI_Pack_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Pack_size_record)) // the slots
                         ))
 
-/* MPI_Probe: [4] source, [5] tag, [6] comm, [7] status, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Probe,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Probe_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Probe_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Probe__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Probe_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, status_bytes,
-                                                     (const uint8_t *)tracer_args->status, size_t,
-                                                     tracer_clamp((tracer_args->status ? 1 : 0) *
-                                                                      sizeof(*tracer_args->status),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Probe_args *, tracer_args,
+                      const struct openmpi_MPI_Probe_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct openmpi_MPI_Probe_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t,
+            tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* MPI_Publish_name: [4] service_name, [5] info, [6] port_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Publish_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Publish_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Publish_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Publish_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Publish_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Publish_name_args *, tracer_args,
+                      const struct openmpi_MPI_Publish_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Publish_name_record)) // the slots
                         lttng_ust_field_string(service_name_str, tracer_args->service_name
                                                                      ? tracer_args->service_name
                                                                      : "") // at entry
@@ -3218,220 +3784,248 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   : "") // at entry
                         ))
 
-/* MPI_Put: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes, [13]
- * target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Put_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Put_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Put__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Put_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Put_args *, tracer_args,
+                                             const struct openmpi_MPI_Put_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Put_record)) // the slots
+                                               ))
 
-/* MPI_Query_thread: [4] provided, [3] result, [5] provided_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Query_thread,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Query_thread_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Query_thread_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Query_thread__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Query_thread_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Query_thread_args *, tracer_args,
+                      const struct openmpi_MPI_Query_thread_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Query_thread_record)) // the slots
                         ))
 
-/* MPI_Raccumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [13] request, [3] result,
- * [14] request_val, [15] bytes, [16] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Raccumulate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Raccumulate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Raccumulate__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Raccumulate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Raccumulate_args *, tracer_args,
+                      const struct openmpi_MPI_Raccumulate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Raccumulate_record)) // the slots
                         ))
 
-/* MPI_Recv_init: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_init_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Recv_init_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Recv_init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_init_args *, tracer_args,
+                      const struct openmpi_MPI_Recv_init_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Recv_init_record)) // the slots
                         ))
 
-/* MPI_Recv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] status, [3]
- * result, [11] bytes, [12] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Recv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Recv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, status_bytes,
-                                                     (const uint8_t *)tracer_args->status, size_t,
-                                                     tracer_clamp((tracer_args->status ? 1 : 0) *
-                                                                      sizeof(*tracer_args->status),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_args *, tracer_args,
+                      const struct openmpi_MPI_Recv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct openmpi_MPI_Recv_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t,
+            tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* MPI_Reduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [3]
- * result, [11] bytes, [12] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Reduce__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_args *, tracer_args,
+                                             const struct openmpi_MPI_Reduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_record)) // the slots
+                                               ))
 
-/* MPI_Ireduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [11]
- * request, [3] result, [12] request_val, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Ireduce__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_args *, tracer_args,
+                                             const struct openmpi_MPI_Ireduce_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_record)) // the slots
+                                               ))
 
-/* MPI_Reduce_local: [4] inbuf, [5] inoutbuf, [6] count, [7] datatype, [8] op, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_local,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_local_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_local_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Reduce_local__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_local_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_local_args *, tracer_args,
+                      const struct openmpi_MPI_Reduce_local_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_local_record)) // the slots
                         ))
 
-/* MPI_Reduce_scatter: [4] sendbuf, [5] recvbuf, [6] recvcounts, [7] datatype, [8] op, [9] comm, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_scatter_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Reduce_scatter__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_args *, tracer_args,
+                      const struct openmpi_MPI_Reduce_scatter_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_scatter_record)) // the slots
                         ))
 
-/* MPI_Ireduce_scatter: [4] sendbuf, [5] recvbuf, [6] recvcounts, [7] datatype, [8] op, [9] comm,
- * [10] request, [3] result, [11] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_scatter_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ireduce_scatter__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct openmpi_MPI_Ireduce_scatter_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_scatter_record)) // the slots
                         ))
 
-/* MPI_Reduce_scatter_block: [4] sendbuf, [5] recvbuf, [6] recvcount, [7] datatype, [8] op, [9]
- * comm, [3] result, [10] bytes */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce_scatter_block,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Reduce_scatter_block,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_scatter_block_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Reduce_scatter_block__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_scatter_block_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Reduce_scatter_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Reduce_scatter_block_record)) // the slots
                         ))
 
-/* MPI_Ireduce_scatter_block: [4] sendbuf, [5] recvbuf, [6] recvcount, [7] datatype, [8] op, [9]
- * comm, [10] request, [3] result, [11] request_val, [12] bytes */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce_scatter_block,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Ireduce_scatter_block,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_scatter_block_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ireduce_scatter_block__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_scatter_block_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Ireduce_scatter_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ireduce_scatter_block_record)) // the slots
                         ))
 
-/* MPI_Register_datarep: [4] datarep, [5] read_conversion_fn, [6] write_conversion_fn, [7]
- * dtype_file_extent_fn, [8] extra_state, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Register_datarep,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Register_datarep_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Register_datarep_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Register_datarep__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Register_datarep_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Register_datarep_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Register_datarep_record)) // the slots
                         lttng_ust_field_string(datarep_str, tracer_args->datarep
                                                                 ? tracer_args->datarep
                                                                 : "") // at entry
                         ))
 
-/* MPI_Request_free: [4] request, [3] result, [5] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Request_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Request_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_free_args *, tracer_args,
+                      const struct openmpi_MPI_Request_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Request_free_record)) // the slots
                         ))
 
-/* MPI_Request_get_status: [4] request, [5] flag, [6] status, [3] result, [7] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_get_status,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_get_status_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Request_get_status_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Request_get_status__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Request_get_status_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Request_get_status_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Request_get_status_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3439,205 +4033,220 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Rget: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_count, [10] target_datatype, [11] win, [12] request, [3] result, [13]
- * request_val, [14] bytes, [15] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rget_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Rget__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_args *, tracer_args,
+                                             const struct openmpi_MPI_Rget_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rget_record)) // the slots
+                                               ))
 
-/* MPI_Rget_accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] result_addr, [8]
- * result_count, [9] result_datatype, [10] target_rank, [11] target_disp, [12] target_count, [13]
- * target_datatype, [14] op, [15] win, [16] request, [3] result, [17] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_accumulate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 18)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_accumulate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rget_accumulate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Rget_accumulate__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_accumulate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18) // the slots
+                      const struct openmpi_MPI_Rget_accumulate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Rget_accumulate_record)) // the slots
                         ))
 
-/* MPI_Rput: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8]
- * target_disp, [9] target_cout, [10] target_datatype, [11] win, [12] request, [3] result, [13]
- * request_val, [14] bytes, [15] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rput_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rput_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Rput__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rput_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rput_args *, tracer_args,
+                                             const struct openmpi_MPI_Rput_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rput_record)) // the slots
+                                               ))
 
-/* MPI_Rsend: [4] ibuf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10]
- * bytes, [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rsend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Rsend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_args *, tracer_args,
+                                             const struct openmpi_MPI_Rsend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rsend_record)) // the slots
+                                               ))
 
-/* MPI_Rsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_init_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Rsend_init_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Rsend_init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_init_args *, tracer_args,
+                      const struct openmpi_MPI_Rsend_init_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Rsend_init_record)) // the slots
                         ))
 
-/* MPI_Scan: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [3] result, [10]
- * bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scan,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scan_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scan_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Scan__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scan_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scan__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scan_args *, tracer_args,
+                                             const struct openmpi_MPI_Scan_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scan_record)) // the slots
+                                               ))
 
-/* MPI_Iscan: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscan_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Iscan__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscan_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscan_args *, tracer_args,
+                                             const struct openmpi_MPI_Iscan_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscan_record)) // the slots
+                                               ))
 
-/* MPI_Scatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype,
- * [10] root, [11] comm, [3] result, [12] bytes, [13] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scatter_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Scatter__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatter_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatter_args *, tracer_args,
+                                             const struct openmpi_MPI_Scatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scatter_record)) // the slots
+                                               ))
 
-/* MPI_Iscatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype,
- * [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes, [15] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscatter_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Iscatter__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatter_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatter_args *, tracer_args,
+                                             const struct openmpi_MPI_Iscatter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscatter_record)) // the slots
+                                               ))
 
-/* MPI_Scatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount,
- * [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatterv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scatterv_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Scatterv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatterv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatterv_args *, tracer_args,
+                                             const struct openmpi_MPI_Scatterv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Scatterv_record)) // the slots
+                                               ))
 
-/* MPI_Iscatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount,
- * [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes, [16]
- * root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 17)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatterv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscatterv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Iscatterv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatterv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatterv_args *, tracer_args,
+                      const struct openmpi_MPI_Iscatterv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Iscatterv_record)) // the slots
                         ))
 
-/* MPI_Send_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_init_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Send_init_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Send_init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_init_args *, tracer_args,
+                      const struct openmpi_MPI_Send_init_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Send_init_record)) // the slots
                         ))
 
-/* MPI_Send: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes,
- * [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Send_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Send__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_args *, tracer_args,
+                                             const struct openmpi_MPI_Send_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Send_record)) // the slots
+                                               ))
 
-/* MPI_Sendrecv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] dest, [8] sendtag, [9] recvbuf, [10]
- * recvcount, [11] recvtype, [12] source, [13] recvtag, [14] comm, [15] status, [3] result, [16]
- * bytes, [17] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 18)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Sendrecv_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Sendrecv__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_args *, tracer_args,
+                      const struct openmpi_MPI_Sendrecv_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Sendrecv_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3645,18 +4254,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Sendrecv_replace: [4] buf, [5] count, [6] datatype, [7] dest, [8] sendtag, [9] source, [10]
- * recvtag, [11] comm, [12] status, [3] result, [13] bytes, [14] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_replace_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Sendrecv_replace_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Sendrecv_replace__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_replace_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct openmpi_MPI_Sendrecv_replace_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Sendrecv_replace_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3664,71 +4275,84 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Ssend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3]
- * result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_init_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ssend_init_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Ssend_init__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_init_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_init_args *, tracer_args,
+                      const struct openmpi_MPI_Ssend_init_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Ssend_init_record)) // the slots
                         ))
 
-/* MPI_Ssend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes,
- * [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ssend_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Ssend__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_args *, tracer_args,
+                                             const struct openmpi_MPI_Ssend_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Ssend_record)) // the slots
+                                               ))
 
-/* MPI_Start: [4] request, [3] result, [5] request_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Start,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Start_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Start__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Start_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Start__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Start_args *, tracer_args,
+                                             const struct openmpi_MPI_Start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Start_record)) // the slots
+                                               ))
 
-/* MPI_Startall: [4] count, [5] array_of_requests, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Startall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Startall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Startall_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Startall__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Startall_args *, tracer_args,
+                                             const struct openmpi_MPI_Startall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Startall_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Startall__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Startall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
-
-/* MPI_Status_set_cancelled: [4] status, [5] flag, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_cancelled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+    lttng_ust_openmpi, MPI_Status_set_cancelled,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_cancelled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_cancelled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Status_set_cancelled__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_cancelled_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Status_set_cancelled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_cancelled_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3736,17 +4360,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Status_set_elements: [4] status, [5] datatype, [6] count, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_elements_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Status_set_elements__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Status_set_elements_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_elements_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3754,17 +4381,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Status_set_elements_x: [4] status, [5] datatype, [6] count, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_x,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Status_set_elements_x,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_elements_x_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Status_set_elements_x__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Status_set_elements_x_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Status_set_elements_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Status_set_elements_x_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3772,32 +4402,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Testall: [4] count, [5] array_of_requests, [6] flag, [7] array_of_statuses, [3] result, [8]
- * flag_val, [9] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Testall_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Testall__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testall_args *, tracer_args,
+                                             const struct openmpi_MPI_Testall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Testall_record)) // the slots
+                                               ))
 
-/* MPI_Testany: [4] count, [5] array_of_requests, [6] index, [7] flag, [8] status, [3] result, [9]
- * index_val, [10] flag_val, [11] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testany_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Testany_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Testany__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testany_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testany_args *, tracer_args,
+                      const struct openmpi_MPI_Testany_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Testany_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3805,36 +4439,39 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Test: [4] request, [5] flag, [6] status, [7] request_in, [3] result, [8] request_val, [9]
- * flag_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Test_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Test__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, status_bytes,
-                                                     (const uint8_t *)tracer_args->status, size_t,
-                                                     tracer_clamp((tracer_args->status ? 1 : 0) *
-                                                                      sizeof(*tracer_args->status),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_args *, tracer_args,
+                      const struct openmpi_MPI_Test_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct openmpi_MPI_Test_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t,
+            tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* MPI_Test_cancelled: [4] status, [5] flag, [3] result, [6] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_cancelled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_cancelled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Test_cancelled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Test_cancelled__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_cancelled_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_cancelled_args *, tracer_args,
+                      const struct openmpi_MPI_Test_cancelled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Test_cancelled_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -3842,509 +4479,599 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* MPI_Testsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8]
- * array_of_statuses, [3] result, [9] outcount_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testsome_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Testsome_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Testsome__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testsome_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testsome_args *, tracer_args,
+                                             const struct openmpi_MPI_Testsome_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Testsome_record)) // the slots
+                                               ))
 
-/* MPI_Topo_test: [4] comm, [5] status, [3] result, [6] status_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Topo_test,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Topo_test_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Topo_test_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Topo_test__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Topo_test_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Topo_test_args *, tracer_args,
+                      const struct openmpi_MPI_Topo_test_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Topo_test_record)) // the slots
                         ))
 
-/* MPI_Type_commit: [4] type, [3] result, [5] type_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_commit,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_commit_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_commit_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_commit__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_commit_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_commit_args *, tracer_args,
+                      const struct openmpi_MPI_Type_commit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_commit_record)) // the slots
                         ))
 
-/* MPI_Type_contiguous: [4] count, [5] oldtype, [6] newtype, [3] result, [7] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_contiguous,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_contiguous_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_contiguous_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_contiguous__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_contiguous_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Type_contiguous_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_contiguous_record)) // the slots
                         ))
 
-/* MPI_Type_create_darray: [4] size, [5] rank, [6] ndims, [7] gsize_array, [8] distrib_array, [9]
- * darg_array, [10] psize_array, [11] order, [12] oldtype, [13] newtype, [3] result, [14]
- * newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_darray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 15)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_darray_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_darray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_darray__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_darray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15) // the slots
+                      const struct openmpi_MPI_Type_create_darray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_darray_record)) // the slots
                         ))
 
-/* MPI_Type_create_f90_complex: [4] p, [5] r, [6] newtype, [3] result, [7] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_complex,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_f90_complex,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_complex_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_complex_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_f90_complex__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_complex_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Type_create_f90_complex_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_complex_record)) // the slots
                         ))
 
-/* MPI_Type_create_f90_integer: [4] r, [5] newtype, [3] result, [6] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_integer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_f90_integer,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_integer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_integer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_f90_integer__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_integer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Type_create_f90_integer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_integer_record)) // the slots
                         ))
 
-/* MPI_Type_create_f90_real: [4] p, [5] r, [6] newtype, [3] result, [7] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_f90_real,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_f90_real,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_real_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_real_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_f90_real__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_f90_real_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Type_create_f90_real_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_f90_real_record)) // the slots
                         ))
 
-/* MPI_Type_create_hindexed_block: [4] count, [5] blocklength, [6] array_of_displacements, [7]
- * oldtype, [8] newtype, [3] result, [9] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed_block,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_hindexed_block,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hindexed_block_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_hindexed_block__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_block_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Type_create_hindexed_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hindexed_block_record)) // the slots
                         ))
 
-/* MPI_Type_create_hindexed: [4] count, [5] array_of_blocklengths, [6] array_of_displacements, [7]
- * oldtype, [8] newtype, [3] result, [9] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hindexed,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_hindexed,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hindexed_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_hindexed__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hindexed_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Type_create_hindexed_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hindexed_record)) // the slots
                         ))
 
-/* MPI_Type_create_hvector: [4] count, [5] blocklength, [6] stride, [7] oldtype, [8] newtype, [3]
- * result, [9] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_hvector,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hvector_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hvector_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_hvector__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_hvector_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Type_create_hvector_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_hvector_record)) // the slots
                         ))
 
-/* MPI_Type_create_keyval: [4] type_copy_attr_fn, [5] type_delete_attr_fn, [6] type_keyval, [7]
- * extra_state, [3] result, [8] type_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_create_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_keyval_record)) // the slots
                         ))
 
-/* MPI_Type_create_indexed_block: [4] count, [5] blocklength, [6] array_of_displacements, [7]
- * oldtype, [8] newtype, [3] result, [9] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_indexed_block,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_indexed_block,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_indexed_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_indexed_block_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_indexed_block__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_indexed_block_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Type_create_indexed_block_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_indexed_block_record)) // the slots
                         ))
 
-/* MPI_Type_create_struct: [4] count, [5] array_of_block_lengths, [6] array_of_displacements, [7]
- * array_of_types, [8] newtype, [3] result, [9] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_struct,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_struct_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_struct_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_struct__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_struct_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_Type_create_struct_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_struct_record)) // the slots
                         ))
 
-/* MPI_Type_create_subarray: [4] ndims, [5] size_array, [6] subsize_array, [7] start_array, [8]
- * order, [9] oldtype, [10] newtype, [3] result, [11] newtype_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_subarray,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_create_subarray,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_subarray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_subarray_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_subarray__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_subarray_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct openmpi_MPI_Type_create_subarray_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_subarray_record)) // the slots
                         ))
 
-/* MPI_Type_create_resized: [4] oldtype, [5] lb, [6] extent, [7] newtype, [3] result, [8]
- * newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_create_resized,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_resized_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_resized_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_create_resized__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_create_resized_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_create_resized_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_create_resized_record)) // the slots
                         ))
 
-/* MPI_Type_delete_attr: [4] type, [5] type_keyval, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_delete_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_delete_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_delete_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_delete_attr__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_delete_attr_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Type_delete_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_delete_attr_record)) // the slots
                         ))
 
-/* MPI_Type_dup: [4] type, [5] newtype, [3] result, [6] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_dup,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_dup_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Type_dup__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_dup_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_dup__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_dup_args *, tracer_args,
+                                             const struct openmpi_MPI_Type_dup_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_dup_record)) // the slots
+                                               ))
 
-/* MPI_Type_free: [4] type, [3] result, [5] type_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_args *, tracer_args,
+                      const struct openmpi_MPI_Type_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_free_record)) // the slots
                         ))
 
-/* MPI_Type_free_keyval: [4] type_keyval, [3] result, [5] type_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_free_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_free_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_free_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_free_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Type_free_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_free_keyval_record)) // the slots
                         ))
 
-/* MPI_Type_get_attr: [4] type, [5] type_keyval, [6] attribute_val, [7] flag, [3] result, [8]
- * flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Type_get_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_attr_record)) // the slots
                         ))
 
-/* MPI_Type_get_contents: [4] mtype, [5] max_integers, [6] max_addresses, [7] max_datatypes, [8]
- * array_of_integers, [9] array_of_addresses, [10] array_of_datatypes, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_contents,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_contents_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_contents_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_contents__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_contents_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Type_get_contents_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_contents_record)) // the slots
                         ))
 
-/* MPI_Type_get_envelope: [4] type, [5] num_integers, [6] num_addresses, [7] num_datatypes, [8]
- * combiner, [3] result, [9] num_integers_val, [10] num_addresses_val, [11] num_datatypes_val, [12]
- * combiner_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_envelope,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_envelope_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_envelope_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_envelope__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_envelope_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+                      const struct openmpi_MPI_Type_get_envelope_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_envelope_record)) // the slots
                         ))
 
-/* MPI_Type_get_extent: [4] type, [5] lb, [6] extent, [3] result, [7] lb_val, [8] extent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_extent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_extent__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_get_extent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_extent_record)) // the slots
                         ))
 
-/* MPI_Type_get_extent_x: [4] type, [5] lb, [6] extent, [3] result, [7] lb_val, [8] extent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_extent_x,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_x_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_extent_x_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_extent_x__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_extent_x_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_get_extent_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_extent_x_record)) // the slots
                         ))
 
-/* MPI_Type_get_name: [4] type, [5] type_name, [6] resultlen, [3] result, [7] type_name_val, [8]
- * resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_name_args *, tracer_args,
+                      const struct openmpi_MPI_Type_get_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_name_record)) // the slots
                         ))
 
-/* MPI_Type_get_true_extent: [4] datatype, [5] true_lb, [6] true_extent, [3] result, [7]
- * true_lb_val, [8] true_extent_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_get_true_extent,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_true_extent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_true_extent__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_get_true_extent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_true_extent_record)) // the slots
                         ))
 
-/* MPI_Type_get_true_extent_x: [4] datatype, [5] true_lb, [6] true_extent, [3] result, [7]
- * true_lb_val, [8] true_extent_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_get_true_extent_x,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Type_get_true_extent_x,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_true_extent_x_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_get_true_extent_x__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_get_true_extent_x_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Type_get_true_extent_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_get_true_extent_x_record)) // the slots
                         ))
 
-/* MPI_Type_indexed: [4] count, [5] array_of_blocklengths, [6] array_of_displacements, [7] oldtype,
- * [8] newtype, [3] result, [9] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_indexed,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_indexed_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_indexed_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_indexed__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_indexed_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_indexed_args *, tracer_args,
+                      const struct openmpi_MPI_Type_indexed_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_indexed_record)) // the slots
                         ))
 
-/* MPI_Type_match_size: [4] typeclass, [5] size, [6] type, [3] result, [7] type_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_match_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_match_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_match_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_match_size__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_match_size_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Type_match_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_match_size_record)) // the slots
                         ))
 
-/* MPI_Type_set_attr: [4] type, [5] type_keyval, [6] attr_val, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_set_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_set_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Type_set_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_set_attr_record)) // the slots
                         ))
 
-/* MPI_Type_set_name: [4] type, [5] type_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_set_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_set_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_set_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_set_name_args *, tracer_args,
+                      const struct openmpi_MPI_Type_set_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_set_name_record)) // the slots
                         lttng_ust_field_string(type_name_str, tracer_args->type_name
                                                                   ? tracer_args->type_name
                                                                   : "") // at entry
                         ))
 
-/* MPI_Type_size: [4] type, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_size_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_size__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_args *, tracer_args,
+                      const struct openmpi_MPI_Type_size_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_size_record)) // the slots
                         ))
 
-/* MPI_Type_size_x: [4] type, [5] size, [3] result, [6] size_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_size_x,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_x_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_size_x_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_size_x__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_x_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_size_x_args *, tracer_args,
+                      const struct openmpi_MPI_Type_size_x_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_size_x_record)) // the slots
                         ))
 
-/* MPI_Type_vector: [4] count, [5] blocklength, [6] stride, [7] oldtype, [8] newtype, [3] result,
- * [9] newtype_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Type_vector,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_vector_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_vector_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Type_vector__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_vector_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Type_vector_args *, tracer_args,
+                      const struct openmpi_MPI_Type_vector_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Type_vector_record)) // the slots
                         ))
 
-/* MPI_Unpack: [4] inbuf, [5] insize, [6] position, [7] outbuf, [8] outcount, [9] datatype, [10]
- * comm, [3] result, [11] position_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpack_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Unpack__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_args *, tracer_args,
+                                             const struct openmpi_MPI_Unpack_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpack_record)) // the slots
+                                               ))
 
-/* MPI_Unpublish_name: [4] service_name, [5] info, [6] port_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpublish_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpublish_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpublish_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Unpublish_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpublish_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpublish_name_args *, tracer_args,
+                      const struct openmpi_MPI_Unpublish_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpublish_name_record)) // the slots
                         lttng_ust_field_string(service_name_str, tracer_args->service_name
                                                                      ? tracer_args->service_name
                                                                      : "") // at entry
@@ -4353,32 +5080,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   : "") // at entry
                         ))
 
-/* MPI_Unpack_external: [4] datarep, [5] inbuf, [6] insize, [7] position, [8] outbuf, [9] outcount,
- * [10] datatype, [3] result, [11] position_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_external,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_external_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpack_external_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Unpack_external__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Unpack_external_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct openmpi_MPI_Unpack_external_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Unpack_external_record)) // the slots
                         ))
 
-/* MPI_Waitall: [4] count, [5] array_of_requests, [6] array_of_statuses, [3] result, [7] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitall_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitall_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Waitall__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitall_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitall_args *, tracer_args,
+                      const struct openmpi_MPI_Waitall_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitall_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, array_of_statuses_bytes,
                                      (const uint8_t *)tracer_args->array_of_statuses, size_t,
                                      tracer_clamp((tracer_args->array_of_statuses ? 1 : 0) *
@@ -4386,18 +5118,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* MPI_Waitany: [4] count, [5] array_of_requests, [6] index, [7] status, [3] result, [8] index_val,
- * [9] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitany_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitany_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Waitany__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitany_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitany_args *, tracer_args,
+                      const struct openmpi_MPI_Waitany_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitany_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, status_bytes,
                                                      (const uint8_t *)tracer_args->status, size_t,
                                                      tracer_clamp((tracer_args->status ? 1 : 0) *
@@ -4405,1042 +5139,1248 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* MPI_Wait: [4] request, [5] status, [6] request_in, [3] result, [7] request_val, [8] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wait_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Wait_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Wait__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wait_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, status_bytes,
-                                                     (const uint8_t *)tracer_args->status, size_t,
-                                                     tracer_clamp((tracer_args->status ? 1 : 0) *
-                                                                      sizeof(*tracer_args->status),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wait_args *, tracer_args,
+                      const struct openmpi_MPI_Wait_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct openmpi_MPI_Wait_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t,
+            tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* MPI_Waitsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8]
- * array_of_statuses, [3] result, [9] outcount_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitsome_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitsome_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Waitsome__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitsome_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitsome_args *, tracer_args,
+                                             const struct openmpi_MPI_Waitsome_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Waitsome_record)) // the slots
+                                               ))
 
-/* MPI_Win_allocate: [4] size, [5] disp_unit, [6] info, [7] comm, [8] baseptr, [9] win, [3] result,
- * [10] win_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_allocate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_allocate__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_args *, tracer_args,
+                      const struct openmpi_MPI_Win_allocate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_allocate_record)) // the slots
                         ))
 
-/* MPI_Win_allocate_shared: [4] size, [5] disp_unit, [6] info, [7] comm, [8] baseptr, [9] win, [3]
- * result, [10] win_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_allocate_shared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_shared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_allocate_shared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_allocate_shared__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_allocate_shared_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Win_allocate_shared_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_allocate_shared_record)) // the slots
                         ))
 
-/* MPI_Win_attach: [4] win, [5] base, [6] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_attach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_attach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_attach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_attach__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_attach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_attach_args *, tracer_args,
+                      const struct openmpi_MPI_Win_attach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_attach_record)) // the slots
                         ))
 
-/* MPI_Win_call_errhandler: [4] win, [5] errorcode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_call_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_call_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_call_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_call_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_call_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Win_call_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_call_errhandler_record)) // the slots
                         ))
 
-/* MPI_Win_complete: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_complete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_complete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_complete_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_complete__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_complete_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_complete_args *, tracer_args,
+                      const struct openmpi_MPI_Win_complete_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_complete_record)) // the slots
                         ))
 
-/* MPI_Win_create: [4] base, [5] size, [6] disp_unit, [7] info, [8] comm, [9] win, [3] result, [10]
- * win_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_args *, tracer_args,
+                      const struct openmpi_MPI_Win_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_record)) // the slots
                         ))
 
-/* MPI_Win_create_dynamic: [4] info, [5] comm, [6] win, [3] result, [7] win_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_dynamic,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_dynamic_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_dynamic_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_create_dynamic__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_dynamic_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_Win_create_dynamic_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_dynamic_record)) // the slots
                         ))
 
-/* MPI_Win_create_errhandler: [4] function, [5] errhandler, [3] result, [6] errhandler_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_Win_create_errhandler,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_create_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Win_create_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_errhandler_record)) // the slots
                         ))
 
-/* MPI_Win_create_keyval: [4] win_copy_attr_fn, [5] win_delete_attr_fn, [6] win_keyval, [7]
- * extra_state, [3] result, [8] win_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_create_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_create_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_create_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct openmpi_MPI_Win_create_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_create_keyval_record)) // the slots
                         ))
 
-/* MPI_Win_delete_attr: [4] win, [5] win_keyval, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_delete_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_delete_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_delete_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_delete_attr__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_delete_attr_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Win_delete_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_delete_attr_record)) // the slots
                         ))
 
-/* MPI_Win_detach: [4] win, [5] base, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_detach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_detach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_detach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_detach__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_detach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_detach_args *, tracer_args,
+                      const struct openmpi_MPI_Win_detach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_detach_record)) // the slots
                         ))
 
-/* MPI_Win_fence: [4] assert, [5] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_fence,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_fence_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_fence_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_fence__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_fence_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_fence_args *, tracer_args,
+                      const struct openmpi_MPI_Win_fence_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_fence_record)) // the slots
                         ))
 
-/* MPI_Win_flush: [4] rank, [5] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_flush__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_args *, tracer_args,
+                      const struct openmpi_MPI_Win_flush_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_record)) // the slots
                         ))
 
-/* MPI_Win_flush_all: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_flush_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_all_args *, tracer_args,
+                      const struct openmpi_MPI_Win_flush_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_all_record)) // the slots
                         ))
 
-/* MPI_Win_flush_local: [4] rank, [5] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_local_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_flush_local__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Win_flush_local_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_local_record)) // the slots
                         ))
 
-/* MPI_Win_flush_local_all: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_flush_local_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_local_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_flush_local_all__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_flush_local_all_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct openmpi_MPI_Win_flush_local_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_flush_local_all_record)) // the slots
                         ))
 
-/* MPI_Win_free: [4] win, [3] result, [5] win_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_free_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_free_record)) // the slots
+                                               ))
 
-/* MPI_Win_free_keyval: [4] win_keyval, [3] result, [5] win_keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_free_keyval,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_keyval_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_free_keyval_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_free_keyval__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_free_keyval_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Win_free_keyval_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_free_keyval_record)) // the slots
                         ))
 
-/* MPI_Win_get_attr: [4] win, [5] win_keyval, [6] attribute_val, [7] flag, [3] result, [8] flag_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_get_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Win_get_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_attr_record)) // the slots
                         ))
 
-/* MPI_Win_get_errhandler: [4] win, [5] errhandler, [3] result, [6] errhandler_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_get_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_Win_get_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_errhandler_record)) // the slots
                         ))
 
-/* MPI_Win_get_group: [4] win, [5] group, [3] result, [6] group_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_group,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_group_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_group_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_get_group__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_group_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_group_args *, tracer_args,
+                      const struct openmpi_MPI_Win_get_group_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_group_record)) // the slots
                         ))
 
-/* MPI_Win_get_info: [4] win, [5] info_used, [3] result, [6] info_used_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_get_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_info_args *, tracer_args,
+                      const struct openmpi_MPI_Win_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_info_record)) // the slots
                         ))
 
-/* MPI_Win_get_name: [4] win, [5] win_name, [6] resultlen, [3] result, [7] win_name_val, [8]
- * resultlen_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_get_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_get_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_get_name_args *, tracer_args,
+                      const struct openmpi_MPI_Win_get_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_get_name_record)) // the slots
                         ))
 
-/* MPI_Win_lock: [4] lock_type, [5] rank, [6] assert, [7] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_lock_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_lock__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_lock_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_lock_record)) // the slots
+                                               ))
 
-/* MPI_Win_lock_all: [4] assert, [5] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_lock_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_lock_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_lock_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_lock_all_args *, tracer_args,
+                      const struct openmpi_MPI_Win_lock_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_lock_all_record)) // the slots
                         ))
 
-/* MPI_Win_post: [4] group, [5] assert, [6] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_post,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_post_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_post_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_post__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_post_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_post__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_post_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_post_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_post_record)) // the slots
+                                               ))
 
-/* MPI_Win_set_attr: [4] win, [5] win_keyval, [6] attribute_val, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_attr,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_attr_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_attr_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_set_attr__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_attr_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_attr_args *, tracer_args,
+                      const struct openmpi_MPI_Win_set_attr_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_attr_record)) // the slots
                         ))
 
-/* MPI_Win_set_errhandler: [4] win, [5] errhandler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_errhandler,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_errhandler_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_errhandler_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_set_errhandler__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_errhandler_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_Win_set_errhandler_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_errhandler_record)) // the slots
                         ))
 
-/* MPI_Win_set_info: [4] win, [5] info, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_set_info__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_info_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_info_args *, tracer_args,
+                      const struct openmpi_MPI_Win_set_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_info_record)) // the slots
                         ))
 
-/* MPI_Win_set_name: [4] win, [5] win_name, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_set_name,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_name_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_name_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_set_name__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_name_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_set_name_args *, tracer_args,
+                      const struct openmpi_MPI_Win_set_name_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_set_name_record)) // the slots
                         lttng_ust_field_string(win_name_str, tracer_args->win_name
                                                                  ? tracer_args->win_name
                                                                  : "") // at entry
                         ))
 
-/* MPI_Win_shared_query: [4] win, [5] rank, [6] size, [7] disp_unit, [8] baseptr, [3] result, [9]
- * size_val, [10] disp_unit_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_shared_query,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_shared_query_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_shared_query_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_shared_query__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_shared_query_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_Win_shared_query_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_shared_query_record)) // the slots
                         ))
 
-/* MPI_Win_start: [4] group, [5] assert, [6] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_start,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_start_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_start__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_start_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_start_args *, tracer_args,
+                      const struct openmpi_MPI_Win_start_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_start_record)) // the slots
                         ))
 
-/* MPI_Win_sync: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_sync,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_sync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_sync_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_sync__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_sync_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_sync__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_sync_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_sync_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_sync_record)) // the slots
+                                               ))
 
-/* MPI_Win_test: [4] win, [5] flag, [3] result, [6] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_test,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_test_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_test_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_test__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_test_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_test__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_test_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_test_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_test_record)) // the slots
+                                               ))
 
-/* MPI_Win_unlock: [4] rank, [5] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_unlock_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_unlock__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_args *, tracer_args,
+                      const struct openmpi_MPI_Win_unlock_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_unlock_record)) // the slots
                         ))
 
-/* MPI_Win_unlock_all: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_unlock_all,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_all_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_unlock_all_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Win_unlock_all__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_all_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_unlock_all_args *, tracer_args,
+                      const struct openmpi_MPI_Win_unlock_all_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_unlock_all_record)) // the slots
                         ))
 
-/* MPI_Win_wait: [4] win, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_wait,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_wait_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_wait_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Win_wait__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_wait_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Win_wait__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Win_wait_args *, tracer_args,
+                                             const struct openmpi_MPI_Win_wait_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Win_wait_record)) // the slots
+                                               ))
 
-/* MPI_Wtick: [4] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtick,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtick_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Wtick_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Wtick__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtick_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtick__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtick_args *, tracer_args,
+                                             const struct openmpi_MPI_Wtick_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Wtick_record)) // the slots
+                                               ))
 
-/* MPI_Wtime: [4] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtime,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtime_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Wtime_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Wtime__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtime_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wtime__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wtime_args *, tracer_args,
+                                             const struct openmpi_MPI_Wtime_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Wtime_record)) // the slots
+                                               ))
 
-/* MPI_T_init_thread: [4] required, [5] provided, [3] result, [6] provided_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_init_thread,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_init_thread_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_init_thread_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_init_thread__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_init_thread_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_init_thread_args *, tracer_args,
+                      const struct openmpi_MPI_T_init_thread_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_init_thread_record)) // the slots
                         ))
 
-/* MPI_T_finalize: [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_finalize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 4)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_finalize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_finalize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_finalize__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_finalize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_finalize_args *, tracer_args,
+                      const struct openmpi_MPI_T_finalize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_finalize_record)) // the slots
                         ))
 
-/* MPI_T_cvar_get_num: [4] num_cvar, [3] result, [5] num_cvar_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_num,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_num_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_num_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_get_num__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_num_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_num_args *, tracer_args,
+                      const struct openmpi_MPI_T_cvar_get_num_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_num_record)) // the slots
                         ))
 
-/* MPI_T_cvar_get_info: [4] cvar_index, [5] name, [6] name_len, [7] verbosity, [8] datatype, [9]
- * enumtype, [10] desc, [11] desc_len, [12] bind, [13] scope, [3] result, [14] name_val, [15]
- * name_len_val, [16] verbosity_val, [17] datatype_val, [18] enumtype_val, [19] desc_val, [20]
- * desc_len_val, [21] bind_val, [22] scope_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 23)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_get_info__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_info_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 23) // the slots
+                      const struct openmpi_MPI_T_cvar_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_info_record)) // the slots
                         ))
 
-/* MPI_T_cvar_get_index: [4] name, [5] cvar_index, [3] result, [6] cvar_index_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_get_index,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_index_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_index_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_get_index__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_get_index_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_cvar_get_index_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_get_index_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* MPI_T_cvar_handle_alloc: [4] cvar_index, [5] obj_handle, [6] handle, [7] count, [3] result, [8]
- * handle_val, [9] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_alloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_alloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_handle_alloc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_alloc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct openmpi_MPI_T_cvar_handle_alloc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_handle_alloc_record)) // the slots
                         ))
 
-/* MPI_T_cvar_handle_free: [4] handle, [3] result, [5] handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_handle_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_handle_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_handle_free__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_handle_free_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_T_cvar_handle_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_handle_free_record)) // the slots
                         ))
 
-/* MPI_T_cvar_read: [4] handle, [5] buf, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_read,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_read_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_read_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_read__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_read_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_read_args *, tracer_args,
+                      const struct openmpi_MPI_T_cvar_read_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_read_record)) // the slots
                         ))
 
-/* MPI_T_cvar_write: [4] handle, [5] buf, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_cvar_write,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_write_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_write_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_cvar_write__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_write_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_cvar_write_args *, tracer_args,
+                      const struct openmpi_MPI_T_cvar_write_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_cvar_write_record)) // the slots
                         ))
 
-/* MPI_T_category_get_num: [4] num_cat, [3] result, [5] num_cat_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_num,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_num_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_num_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_num__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_num_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_T_category_get_num_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_num_record)) // the slots
                         ))
 
-/* MPI_T_category_get_info: [4] cat_index, [5] name, [6] name_len, [7] desc, [8] desc_len, [9]
- * num_cvars, [10] num_pvars, [11] num_categories, [3] result, [12] name_val, [13] name_len_val,
- * [14] desc_val, [15] desc_len_val, [16] num_cvars_val, [17] num_pvars_val, [18] num_categories_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 19)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_info__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_info_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19) // the slots
+                      const struct openmpi_MPI_T_category_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_info_record)) // the slots
                         ))
 
-/* MPI_T_category_get_index: [4] name, [5] category_index, [3] result, [6] category_index_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_index,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_T_category_get_index,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_index_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_index_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_index__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_index_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_category_get_index_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_index_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* MPI_T_category_get_cvars: [4] cat_index, [5] len, [6] indices, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_cvars,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_T_category_get_cvars,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_cvars_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_cvars_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_cvars__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_cvars_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_category_get_cvars_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_cvars_record)) // the slots
                         ))
 
-/* MPI_T_category_get_pvars: [4] cat_index, [5] len, [6] indices, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_pvars,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_T_category_get_pvars,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_pvars_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_pvars_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_pvars__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_pvars_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_category_get_pvars_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_pvars_record)) // the slots
                         ))
 
-/* MPI_T_category_get_categories: [4] cat_index, [5] len, [6] indices, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_get_categories,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_T_category_get_categories,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_categories_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_categories_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_get_categories__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_get_categories_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_category_get_categories_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_get_categories_record)) // the slots
                         ))
 
-/* MPI_T_category_changed: [4] stamp, [3] result, [5] stamp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_category_changed,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_changed_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_changed_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_category_changed__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_category_changed_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_T_category_changed_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_category_changed_record)) // the slots
                         ))
 
-/* MPI_T_pvar_get_num: [4] num_pvar, [3] result, [5] num_pvar_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_num,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_num_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_num_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_get_num__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_num_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_num_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_get_num_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_num_record)) // the slots
                         ))
 
-/* MPI_T_pvar_get_info: [4] pvar_index, [5] name, [6] name_len, [7] verbosity, [8] var_class, [9]
- * datatype, [10] enumtype, [11] desc, [12] desc_len, [13] bind, [14] readonly, [15] continuous,
- * [16] atomic, [3] result, [17] name_val, [18] name_len_val, [19] verbosity_val, [20]
- * var_class_val, [21] datatype_val, [22] enumtype_val, [23] desc_val, [24] desc_len_val, [25]
- * bind_val, [26] readonly_val, [27] continuous_val, [28] atomic_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 29)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_get_info__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_info_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 29) // the slots
+                      const struct openmpi_MPI_T_pvar_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_info_record)) // the slots
                         ))
 
-/* MPI_T_pvar_get_index: [4] name, [5] var_class, [6] pvar_index, [3] result, [7] pvar_index_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_get_index,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_index_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_index_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_get_index__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_get_index_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct openmpi_MPI_T_pvar_get_index_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_get_index_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* MPI_T_pvar_session_create: [4] session, [3] result, [5] session_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_openmpi, MPI_T_pvar_session_create,
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_session_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_session_create__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_create_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_T_pvar_session_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_session_create_record)) // the slots
                         ))
 
-/* MPI_T_pvar_session_free: [4] session, [3] result, [5] session_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_session_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_session_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_session_free__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_session_free_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct openmpi_MPI_T_pvar_session_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_session_free_record)) // the slots
                         ))
 
-/* MPI_T_pvar_handle_alloc: [4] session, [5] pvar_index, [6] obj_handle, [7] handle, [8] count, [3]
- * result, [9] handle_val, [10] count_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_alloc,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_alloc_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_handle_alloc_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_alloc_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_T_pvar_handle_alloc_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_handle_alloc_record)) // the slots
                         ))
 
-/* MPI_T_pvar_handle_free: [4] session, [5] handle, [3] result, [6] handle_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_handle_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_handle_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_handle_free__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_handle_free_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_pvar_handle_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_handle_free_record)) // the slots
                         ))
 
-/* MPI_T_pvar_start: [4] session, [5] handle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_start,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_start_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_start_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_start__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_start_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_start_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_start_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_start_record)) // the slots
                         ))
 
-/* MPI_T_pvar_stop: [4] session, [5] handle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_stop,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_stop_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_stop_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_stop__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_stop_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_stop_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_stop_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_stop_record)) // the slots
                         ))
 
-/* MPI_T_pvar_read: [4] session, [5] handle, [6] buf, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_read,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_read_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_read_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_read__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_read_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_read_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_read_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_read_record)) // the slots
                         ))
 
-/* MPI_T_pvar_write: [4] session, [5] handle, [6] buf, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_write,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_write_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_write_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_write__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_write_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_write_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_write_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_write_record)) // the slots
                         ))
 
-/* MPI_T_pvar_reset: [4] session, [5] handle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_reset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_reset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_reset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_reset__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_reset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_reset_args *, tracer_args,
+                      const struct openmpi_MPI_T_pvar_reset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_reset_record)) // the slots
                         ))
 
-/* MPI_T_pvar_readreset: [4] session, [5] handle, [6] buf, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_pvar_readreset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_readreset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_readreset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_pvar_readreset__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_pvar_readreset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct openmpi_MPI_T_pvar_readreset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_pvar_readreset_record)) // the slots
                         ))
 
-/* MPI_T_enum_get_info: [4] enumtype, [5] num, [6] name, [7] name_len, [3] result, [8] num_val, [9]
- * name_val, [10] name_len_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_info,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_info_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_enum_get_info_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_enum_get_info__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_info_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct openmpi_MPI_T_enum_get_info_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_enum_get_info_record)) // the slots
                         ))
 
-/* MPI_T_enum_get_item: [4] enumtype, [5] index, [6] value, [7] name, [8] name_len, [3] result, [9]
- * value_val, [10] name_val, [11] name_len_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_T_enum_get_item,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_item_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_T_enum_get_item_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_T_enum_get_item__full,
     LTTNG_UST_TP_ARGS(const struct openmpi_MPI_T_enum_get_item_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+                      const struct openmpi_MPI_T_enum_get_item_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_T_enum_get_item_record)) // the slots
                         ))
 
-/* MPI_Attr_delete: [4] comm, [5] keyval, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_delete,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_delete_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_delete_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Attr_delete__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_delete_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_delete_args *, tracer_args,
+                      const struct openmpi_MPI_Attr_delete_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_delete_record)) // the slots
                         ))
 
-/* MPI_Attr_get: [4] comm, [5] keyval, [6] attribute_val, [7] flag, [3] result, [8] flag_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_get,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_get_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Attr_get__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_get_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_get__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_get_args *, tracer_args,
+                                             const struct openmpi_MPI_Attr_get_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_get_record)) // the slots
+                                               ))
 
-/* MPI_Attr_put: [4] comm, [5] keyval, [6] attribute_val, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_put,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_put_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_put_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_openmpi, MPI_Attr_put__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_put_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Attr_put__full,
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Attr_put_args *, tracer_args,
+                                             const struct openmpi_MPI_Attr_put_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Attr_put_record)) // the slots
+                                               ))
 
-/* MPI_Keyval_create: [4] copy_fn, [5] delete_fn, [6] keyval, [7] extra_state, [3] result, [8]
- * keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_create,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_create_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Keyval_create_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Keyval_create__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_create_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_create_args *, tracer_args,
+                      const struct openmpi_MPI_Keyval_create_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Keyval_create_record)) // the slots
                         ))
 
-/* MPI_Keyval_free: [4] keyval, [3] result, [5] keyval_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Keyval_free,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_free_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct openmpi_MPI_Keyval_free_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_openmpi, MPI_Keyval_free__full,
-    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_free_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Keyval_free_args *, tracer_args,
+                      const struct openmpi_MPI_Keyval_free_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct openmpi_MPI_Keyval_free_record)) // the slots
                         ))
 
 #endif

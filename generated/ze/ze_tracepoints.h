@@ -19,8 +19,8 @@
 #include "tracer_runtime.h"
 
 /* Default and full modes: one event per call, written when it returns; its `record`
- * array is described in runtime/tracer_runtime.h and docs/trace-format.md, its slots in
- * the comment above each function's events. Full mode adds what the params point to,
+ * array is the function's record struct (ze_args.h, runtime/tracer_record.h,
+ * docs/trace-format.md), which names its slots. Full mode adds what the params point to,
  * read at the call's entry or exit (the comment at the end of each field's line; it also
  * keeps clang-format from joining the fields, which lttng-ust's macros list without
  * commas). The tracer enables one of the three kinds per session; the interposer writes
@@ -34,29 +34,32 @@ LTTNG_UST_TRACEPOINT_EVENT(
     LTTNG_UST_TP_FIELDS(lttng_ust_field_sequence_hex(uint64_t, calls, tracer_calls, unsigned,
                                                      tracer_slot_count)))
 
-/* zeInit: [4] flags, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeInit, LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
-
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeInit__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeInit_args *, tracer_args, const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+    lttng_ust_ze, zeInit, LTTNG_UST_TP_ARGS(const struct ze_zeInit_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                                  TRACER_RECORD_SLOTS(struct ze_zeInit_record))))
 
-/* zeDriverGet: [4] pCount, [5] phDrivers, [3] result, [6] pCount_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeInit__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeInit_args *, tracer_args,
+                                             const struct ze_zeInit_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeInit_record)) // the slots
+                                               ))
+
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDriverGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDriverGet_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGet__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGet_args *, tracer_args,
+                      const struct ze_zeDriverGet_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeDriverGet_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phDrivers_vals, (const uintptr_t *)tracer_args->phDrivers, size_t,
             tracer_clamp(tracer_args->phDrivers
@@ -71,31 +74,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeDriverGetApiVersion: [4] hDriver, [5] version, [3] result, [6] version_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetApiVersion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetApiVersion_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDriverGetApiVersion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGetApiVersion__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetApiVersion_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetApiVersion_args *, tracer_args,
+                      const struct ze_zeDriverGetApiVersion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDriverGetApiVersion_record)) // the slots
                         ))
 
-/* zeDriverGetProperties: [4] hDriver, [5] pDriverProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDriverGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetProperties_args *, tracer_args,
+                      const struct ze_zeDriverGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDriverGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pDriverProperties_bytes,
                                      (const uint8_t *)tracer_args->pDriverProperties, size_t,
                                      tracer_clamp((tracer_args->pDriverProperties ? 1 : 0) *
@@ -108,18 +117,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDriverGetIpcProperties: [4] hDriver, [5] pIpcProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetIpcProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetIpcProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDriverGetIpcProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGetIpcProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetIpcProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDriverGetIpcProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDriverGetIpcProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pIpcProperties_bytes,
                                      (const uint8_t *)tracer_args->pIpcProperties, size_t,
                                      tracer_clamp((tracer_args->pIpcProperties ? 1 : 0) *
@@ -132,19 +144,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDriverGetExtensionProperties: [4] hDriver, [5] pCount, [6] pExtensionProperties, [3] result,
- * [7] pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeDriverGetExtensionProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDriverGetExtensionProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGetExtensionProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDriverGetExtensionProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDriverGetExtensionProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pExtensionProperties_vals, (const uint8_t *)tracer_args->pExtensionProperties,
             size_t,
@@ -163,34 +177,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDriverGetExtensionFunctionAddress: [4] hDriver, [5] name, [6] ppFunctionAddress, [3] result,
- * [7] ppFunctionAddress_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDriverGetExtensionFunctionAddress,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeDriverGetExtensionFunctionAddress,
+    LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionFunctionAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDriverGetExtensionFunctionAddress_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDriverGetExtensionFunctionAddress_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeDriverGetExtensionFunctionAddress_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDriverGetExtensionFunctionAddress_record)) // the slots
                         lttng_ust_field_string(name_str, tracer_args->name ? tracer_args->name
                                                                            : "") // at entry
                         ))
 
-/* zeDeviceGet: [4] hDriver, [5] pCount, [6] phDevices, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGet_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGet__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGet_args *, tracer_args,
+                      const struct ze_zeDeviceGet_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeDeviceGet_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phDevices_vals, (const uintptr_t *)tracer_args->phDevices, size_t,
             tracer_clamp(tracer_args->phDevices
@@ -205,18 +222,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeDeviceGetSubDevices: [4] hDevice, [5] pCount, [6] phSubdevices, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetSubDevices,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetSubDevices_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetSubDevices_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetSubDevices__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetSubDevices_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetSubDevices_args *, tracer_args,
+                      const struct ze_zeDeviceGetSubDevices_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetSubDevices_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phSubdevices_vals, (const uintptr_t *)tracer_args->phSubdevices, size_t,
             tracer_clamp(tracer_args->phSubdevices
@@ -231,18 +251,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeDeviceGetProperties: [4] hDevice, [5] pDeviceProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetProperties_args *, tracer_args,
+                      const struct ze_zeDeviceGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pDeviceProperties_bytes,
                                      (const uint8_t *)tracer_args->pDeviceProperties, size_t,
                                      tracer_clamp((tracer_args->pDeviceProperties ? 1 : 0) *
@@ -255,18 +278,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetComputeProperties: [4] hDevice, [5] pComputeProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetComputeProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetComputeProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetComputeProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetComputeProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetComputeProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetComputeProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetComputeProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pComputeProperties_bytes,
                                      (const uint8_t *)tracer_args->pComputeProperties, size_t,
                                      tracer_clamp((tracer_args->pComputeProperties ? 1 : 0) *
@@ -279,18 +305,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetModuleProperties: [4] hDevice, [5] pModuleProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetModuleProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetModuleProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetModuleProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetModuleProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetModuleProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetModuleProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetModuleProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pModuleProperties_bytes,
                                      (const uint8_t *)tracer_args->pModuleProperties, size_t,
                                      tracer_clamp((tracer_args->pModuleProperties ? 1 : 0) *
@@ -303,19 +332,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetCommandQueueGroupProperties: [4] hDevice, [5] pCount, [6]
- * pCommandQueueGroupProperties, [3] result, [7] pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCommandQueueGroupProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetCommandQueueGroupProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCommandQueueGroupProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetCommandQueueGroupProperties_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeDeviceGetCommandQueueGroupProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pCommandQueueGroupProperties_vals,
             (const uint8_t *)tracer_args->pCommandQueueGroupProperties, size_t,
@@ -334,19 +368,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetMemoryProperties: [4] hDevice, [5] pCount, [6] pMemProperties, [3] result, [7]
- * pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetMemoryProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetMemoryProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetMemoryProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetMemoryProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pMemProperties_vals, (const uint8_t *)tracer_args->pMemProperties, size_t,
             tracer_clamp((tracer_args->pMemProperties
@@ -363,18 +399,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetMemoryAccessProperties: [4] hDevice, [5] pMemAccessProperties, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetMemoryAccessProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeDeviceGetMemoryAccessProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryAccessProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetMemoryAccessProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetMemoryAccessProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetMemoryAccessProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetMemoryAccessProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pMemAccessProperties_bytes,
                                      (const uint8_t *)tracer_args->pMemAccessProperties, size_t,
                                      tracer_clamp((tracer_args->pMemAccessProperties ? 1 : 0) *
@@ -387,19 +426,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetCacheProperties: [4] hDevice, [5] pCount, [6] pCacheProperties, [3] result, [7]
- * pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetCacheProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCacheProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetCacheProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetCacheProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetCacheProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetCacheProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetCacheProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pCacheProperties_vals, (const uint8_t *)tracer_args->pCacheProperties, size_t,
             tracer_clamp((tracer_args->pCacheProperties
@@ -417,18 +458,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetImageProperties: [4] hDevice, [5] pImageProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetImageProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetImageProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetImageProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetImageProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetImageProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetImageProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetImageProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pImageProperties_bytes,
                                      (const uint8_t *)tracer_args->pImageProperties, size_t,
                                      tracer_clamp((tracer_args->pImageProperties ? 1 : 0) *
@@ -441,17 +485,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceGetExternalMemoryProperties: [4] hDevice, [5] pExternalMemoryProperties, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetExternalMemoryProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeDeviceGetExternalMemoryProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetExternalMemoryProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetExternalMemoryProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetExternalMemoryProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeDeviceGetExternalMemoryProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetExternalMemoryProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pExternalMemoryProperties_bytes,
                             (const uint8_t *)tracer_args->pExternalMemoryProperties, size_t,
@@ -466,18 +513,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zeDeviceGetP2PProperties: [4] hDevice, [5] hPeerDevice, [6] pP2PProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetP2PProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetP2PProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetP2PProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetP2PProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetP2PProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDeviceGetP2PProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDeviceGetP2PProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pP2PProperties_bytes,
                                      (const uint8_t *)tracer_args->pP2PProperties, size_t,
                                      tracer_clamp((tracer_args->pP2PProperties ? 1 : 0) *
@@ -490,76 +540,89 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeDeviceCanAccessPeer: [4] hDevice, [5] hPeerDevice, [6] value, [3] result, [7] value_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceCanAccessPeer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceCanAccessPeer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceCanAccessPeer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceCanAccessPeer__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceCanAccessPeer_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceCanAccessPeer_args *, tracer_args,
+                      const struct ze_zeDeviceCanAccessPeer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceCanAccessPeer_record)) // the slots
                         ))
 
-/* zeDeviceGetStatus: [4] hDevice, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetStatus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetStatus_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeDeviceGetStatus__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetStatus_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetStatus__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetStatus_args *, tracer_args,
+                                             const struct ze_zeDeviceGetStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetStatus_record)) // the slots
+                                               ))
 
-/* zeDeviceGetGlobalTimestamps: [4] hDevice, [5] hostTimestamp, [6] deviceTimestamp, [3] result, [7]
- * hostTimestamp_val, [8] deviceTimestamp_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetGlobalTimestamps,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetGlobalTimestamps_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetGlobalTimestamps_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetGlobalTimestamps__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetGlobalTimestamps_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeDeviceGetGlobalTimestamps_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetGlobalTimestamps_record)) // the slots
                         ))
 
-/* zeContextCreate: [4] hDriver, [5] desc, [6] phContext, [3] result, [7] phContext_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextCreate_args *, tracer_args,
+                      const struct ze_zeContextCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeContextCreateEx: [4] hDriver, [5] desc, [6] numDevices, [7] phDevices, [8] phContext, [3]
- * result, [9] phContext_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextCreateEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextCreateEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextCreateEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextCreateEx__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextCreateEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextCreateEx_args *, tracer_args,
+                      const struct ze_zeContextCreateEx_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeContextCreateEx_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -570,125 +633,145 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeContextDestroy: [4] hContext, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeContextDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextDestroy_args *, tracer_args,
+                                             const struct ze_zeContextDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextDestroy_record)) // the slots
+                                               ))
 
-/* zeContextGetStatus: [4] hContext, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextGetStatus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextGetStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextGetStatus_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextGetStatus__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextGetStatus_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextGetStatus_args *, tracer_args,
+                      const struct ze_zeContextGetStatus_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextGetStatus_record)) // the slots
                         ))
 
-/* zeCommandQueueCreate: [4] hContext, [5] hDevice, [6] desc, [7] phCommandQueue, [3] result, [8]
- * phCommandQueue_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandQueueCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandQueueCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueCreate_args *, tracer_args,
+                      const struct ze_zeCommandQueueCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandQueueCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeCommandQueueDestroy: [4] hCommandQueue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandQueueDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandQueueDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueDestroy_args *, tracer_args,
+                      const struct ze_zeCommandQueueDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandQueueDestroy_record)) // the slots
                         ))
 
-/* zeCommandQueueExecuteCommandLists: [4] hCommandQueue, [5] numCommandLists, [6] phCommandLists,
- * [7] hFence, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueExecuteCommandLists,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandQueueExecuteCommandLists,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueExecuteCommandLists_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandQueueExecuteCommandLists_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandQueueExecuteCommandLists__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueExecuteCommandLists_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandQueueExecuteCommandLists_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandQueueExecuteCommandLists_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phCommandLists_vals, (const uintptr_t *)tracer_args->phCommandLists, size_t,
             tracer_clamp(tracer_args->phCommandLists ? (size_t)(tracer_args->numCommandLists) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandQueueSynchronize: [4] hCommandQueue, [5] timeout, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandQueueSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandQueueSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandQueueSynchronize__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandQueueSynchronize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeCommandQueueSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandQueueSynchronize_record)) // the slots
                         ))
 
-/* zeCommandListCreate: [4] hContext, [5] hDevice, [6] desc, [7] phCommandList, [3] result, [8]
- * phCommandList_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreate_args *, tracer_args,
+                      const struct ze_zeCommandListCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeCommandListCreateImmediate: [4] hContext, [5] hDevice, [6] altdesc, [7] phCommandList, [3]
- * result, [8] phCommandList_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListCreateImmediate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreateImmediate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListCreateImmediate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListCreateImmediate__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListCreateImmediate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeCommandListCreateImmediate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListCreateImmediate_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, altdesc_bytes,
                                                      (const uint8_t *)tracer_args->altdesc, size_t,
                                                      tracer_clamp((tracer_args->altdesc ? 1 : 0) *
@@ -696,96 +779,118 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeCommandListDestroy: [4] hCommandList, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListDestroy_args *, tracer_args,
+                      const struct ze_zeCommandListDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListDestroy_record)) // the slots
                         ))
 
-/* zeCommandListClose: [4] hCommandList, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListClose,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListClose_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListClose_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListClose__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListClose_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListClose_args *, tracer_args,
+                      const struct ze_zeCommandListClose_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListClose_record)) // the slots
                         ))
 
-/* zeCommandListReset: [4] hCommandList, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListReset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListReset__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListReset_args *, tracer_args,
+                      const struct ze_zeCommandListReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListReset_record)) // the slots
                         ))
 
-/* zeCommandListAppendWriteGlobalTimestamp: [4] hCommandList, [5] dstptr, [6] hSignalEvent, [7]
- * numWaitEvents, [8] phWaitEvents, [3] result, [9] dstptr_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWriteGlobalTimestamp_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendWriteGlobalTimestamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWriteGlobalTimestamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-        lttng_ust_field_sequence_hex(
-            uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
-            tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
-                         TRACER_MAX_ELEMENTS)) // at entry
-        ))
+                      const struct ze_zeCommandListAppendWriteGlobalTimestamp_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendWriteGlobalTimestamp_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uintptr_t, phWaitEvents_vals,
+                            (const uintptr_t *)tracer_args->phWaitEvents, size_t,
+                            tracer_clamp(tracer_args->phWaitEvents
+                                             ? (size_t)(tracer_args->numWaitEvents)
+                                             : 0,
+                                         TRACER_MAX_ELEMENTS)) // at entry
+                        ))
 
-/* zeCommandListAppendBarrier: [4] hCommandList, [5] hSignalEvent, [6] numWaitEvents, [7]
- * phWaitEvents, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendBarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendBarrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendBarrier_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendBarrier__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendBarrier_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendBarrier_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendBarrier_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
             tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendMemoryRangesBarrier: [4] hCommandList, [5] numRanges, [6] pRangeSizes, [7]
- * pRanges, [8] hSignalEvent, [9] numWaitEvents, [10] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryRangesBarrier_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryRangesBarrier_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryRangesBarrier_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendMemoryRangesBarrier_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendMemoryRangesBarrier_record)) // the slots
         lttng_ust_field_sequence(
             uint64_t, pRangeSizes_vals, (const uint64_t *)tracer_args->pRangeSizes, size_t,
             tracer_clamp(tracer_args->pRangeSizes ? (size_t)(tracer_args->numRanges) : 0,
@@ -800,71 +905,79 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeContextSystemBarrier: [4] hContext, [5] hDevice, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextSystemBarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextSystemBarrier_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextSystemBarrier_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextSystemBarrier__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextSystemBarrier_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextSystemBarrier_args *, tracer_args,
+                      const struct ze_zeContextSystemBarrier_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextSystemBarrier_record)) // the slots
                         ))
 
-/* zeCommandListAppendMemoryCopy: [4] hCommandList, [5] dstptr, [6] srcptr, [7] size, [8]
- * hSignalEvent, [9] numWaitEvents, [10] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryCopy,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryCopy__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendMemoryCopy_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopy_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
             tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendMemoryFill: [4] hCommandList, [5] ptr, [6] pattern, [7] pattern_size, [8]
- * size, [9] hSignalEvent, [10] numWaitEvents, [11] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryFill,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryFill,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryFill_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryFill_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryFill__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryFill_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendMemoryFill_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryFill_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
             tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendMemoryCopyRegion: [4] hCommandList, [5] dstptr, [6] dstRegion, [7] dstPitch,
- * [8] dstSlicePitch, [9] srcptr, [10] srcRegion, [11] srcPitch, [12] srcSlicePitch, [13]
- * hSignalEvent, [14] numWaitEvents, [15] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 16)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryCopyRegion,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyRegion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopyRegion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyRegion_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendMemoryCopyRegion_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopyRegion_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, dstRegion_bytes, (const uint8_t *)tracer_args->dstRegion, size_t,
             tracer_clamp((tracer_args->dstRegion ? 1 : 0) * sizeof(*tracer_args->dstRegion),
@@ -879,58 +992,67 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendMemoryCopyFromContext: [4] hCommandList, [5] dstptr, [6] hContextSrc, [7]
- * srcptr, [8] size, [9] hSignalEvent, [10] numWaitEvents, [11] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyFromContext_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopyFromContext_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryCopyFromContext_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
-        lttng_ust_field_sequence_hex(
-            uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
-            tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
-                         TRACER_MAX_ELEMENTS)) // at entry
-        ))
+                      const struct ze_zeCommandListAppendMemoryCopyFromContext_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryCopyFromContext_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uintptr_t, phWaitEvents_vals,
+                            (const uintptr_t *)tracer_args->phWaitEvents, size_t,
+                            tracer_clamp(tracer_args->phWaitEvents
+                                             ? (size_t)(tracer_args->numWaitEvents)
+                                             : 0,
+                                         TRACER_MAX_ELEMENTS)) // at entry
+                        ))
 
-/* zeCommandListAppendImageCopy: [4] hCommandList, [5] hDstImage, [6] hSrcImage, [7] hSignalEvent,
- * [8] numWaitEvents, [9] phWaitEvents, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopy__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopy_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopy_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phWaitEvents_vals, (const uintptr_t *)tracer_args->phWaitEvents, size_t,
             tracer_clamp(tracer_args->phWaitEvents ? (size_t)(tracer_args->numWaitEvents) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendImageCopyRegion: [4] hCommandList, [5] hDstImage, [6] hSrcImage, [7]
- * pDstRegion, [8] pSrcRegion, [9] hSignalEvent, [10] numWaitEvents, [11] phWaitEvents, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyRegion,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendImageCopyRegion,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyRegion_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyRegion_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopyRegion__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyRegion_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopyRegion_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyRegion_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDstRegion_bytes, (const uint8_t *)tracer_args->pDstRegion, size_t,
             tracer_clamp((tracer_args->pDstRegion ? 1 : 0) * sizeof(*tracer_args->pDstRegion),
@@ -945,19 +1067,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendImageCopyToMemory: [4] hCommandList, [5] dstptr, [6] hSrcImage, [7]
- * pSrcRegion, [8] hSignalEvent, [9] numWaitEvents, [10] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendImageCopyToMemory,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyToMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopyToMemory_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyToMemory_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSrcRegion_bytes, (const uint8_t *)tracer_args->pSrcRegion, size_t,
             tracer_clamp((tracer_args->pSrcRegion ? 1 : 0) * sizeof(*tracer_args->pSrcRegion),
@@ -968,19 +1092,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendImageCopyFromMemory: [4] hCommandList, [5] hDstImage, [6] srcptr, [7]
- * pDstRegion, [8] hSignalEvent, [9] numWaitEvents, [10] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendImageCopyFromMemory,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemory_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyFromMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemory_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopyFromMemory_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendImageCopyFromMemory_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDstRegion_bytes, (const uint8_t *)tracer_args->pDstRegion, size_t,
             tracer_clamp((tracer_args->pDstRegion ? 1 : 0) * sizeof(*tracer_args->pDstRegion),
@@ -991,46 +1120,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendMemoryPrefetch: [4] hCommandList, [5] ptr, [6] size, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemoryPrefetch,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendMemoryPrefetch,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryPrefetch_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryPrefetch_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemoryPrefetch_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeCommandListAppendMemoryPrefetch_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemoryPrefetch_record)) // the slots
                         ))
 
-/* zeCommandListAppendMemAdvise: [4] hCommandList, [5] hDevice, [6] ptr, [7] size, [8] advice, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendMemAdvise,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemAdvise_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemAdvise_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendMemAdvise__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendMemAdvise_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeCommandListAppendMemAdvise_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendMemAdvise_record)) // the slots
                         ))
 
-/* zeEventPoolCreate: [4] hContext, [5] desc, [6] numDevices, [7] phDevices, [8] phEventPool, [3]
- * result, [9] phEventPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventPoolCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventPoolCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCreate_args *, tracer_args,
+                      const struct ze_zeEventPoolCreate_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeEventPoolCreate_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -1041,202 +1177,243 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeEventPoolDestroy: [4] hEventPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventPoolDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventPoolDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolDestroy_args *, tracer_args,
+                      const struct ze_zeEventPoolDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventPoolDestroy_record)) // the slots
                         ))
 
-/* zeEventCreate: [4] hEventPool, [5] desc, [6] phEvent, [3] result, [7] phEvent_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
-                            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventCreate_args *, tracer_args,
+                      const struct ze_zeEventCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeEventCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
+            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zeEventDestroy: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeEventDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventDestroy_args *, tracer_args,
+                                             const struct ze_zeEventDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventDestroy_record)) // the slots
+                                               ))
 
-/* zeEventPoolGetIpcHandle: [4] hEventPool, [5] phIpc, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolGetIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolGetIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventPoolGetIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventPoolGetIpcHandle__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolGetIpcHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolGetIpcHandle_args *, tracer_args,
+                      const struct ze_zeEventPoolGetIpcHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventPoolGetIpcHandle_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, phIpc_bytes, (const uint8_t *)tracer_args->phIpc, size_t,
                             tracer_clamp((tracer_args->phIpc ? 1 : 0) * sizeof(*tracer_args->phIpc),
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zeEventPoolOpenIpcHandle: [4] hContext, [5] phEventPool, [3] result, [6] phEventPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolOpenIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolOpenIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventPoolOpenIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventPoolOpenIpcHandle__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolOpenIpcHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeEventPoolOpenIpcHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventPoolOpenIpcHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, hIpc_bytes,
                                                   (const uint8_t *)&tracer_args->hIpc,
                                                   sizeof(ze_ipc_event_pool_handle_t)) // at entry
                         ))
 
-/* zeEventPoolCloseIpcHandle: [4] hEventPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventPoolCloseIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCloseIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventPoolCloseIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventPoolCloseIpcHandle__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeEventPoolCloseIpcHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct ze_zeEventPoolCloseIpcHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventPoolCloseIpcHandle_record)) // the slots
                         ))
 
-/* zeCommandListAppendSignalEvent: [4] hCommandList, [5] hEvent, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendSignalEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendSignalEvent,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendSignalEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendSignalEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendSignalEvent__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendSignalEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeCommandListAppendSignalEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendSignalEvent_record)) // the slots
                         ))
 
-/* zeCommandListAppendWaitOnEvents: [4] hCommandList, [5] numEvents, [6] phEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendWaitOnEvents,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendWaitOnEvents,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWaitOnEvents_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendWaitOnEvents_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendWaitOnEvents__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendWaitOnEvents_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendWaitOnEvents_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendWaitOnEvents_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phEvents_vals, (const uintptr_t *)tracer_args->phEvents, size_t,
             tracer_clamp(tracer_args->phEvents ? (size_t)(tracer_args->numEvents) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeEventHostSignal: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSignal,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSignal_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventHostSignal_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeEventHostSignal__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSignal_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSignal__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSignal_args *, tracer_args,
+                                             const struct ze_zeEventHostSignal_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventHostSignal_record)) // the slots
+                                               ))
 
-/* zeEventHostSynchronize: [4] hEvent, [5] timeout, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventHostSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventHostSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventHostSynchronize_args *, tracer_args,
+                      const struct ze_zeEventHostSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventHostSynchronize_record)) // the slots
                         ))
 
-/* zeEventQueryStatus: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryStatus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventQueryStatus_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventQueryStatus__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryStatus_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryStatus_args *, tracer_args,
+                      const struct ze_zeEventQueryStatus_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventQueryStatus_record)) // the slots
                         ))
 
-/* zeCommandListAppendEventReset: [4] hCommandList, [5] hEvent, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendEventReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendEventReset,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendEventReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendEventReset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendEventReset__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendEventReset_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeCommandListAppendEventReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendEventReset_record)) // the slots
                         ))
 
-/* zeEventHostReset: [4] hEvent, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventHostReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventHostReset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeEventHostReset__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeEventHostReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventHostReset__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventHostReset_args *, tracer_args,
+                                             const struct ze_zeEventHostReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventHostReset_record)) // the slots
+                                               ))
 
-/* zeEventQueryKernelTimestamp: [4] hEvent, [5] dstptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryKernelTimestamp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryKernelTimestamp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventQueryKernelTimestamp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventQueryKernelTimestamp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryKernelTimestamp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeEventQueryKernelTimestamp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeEventQueryKernelTimestamp_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, dstptr_bytes,
                                                      (const uint8_t *)tracer_args->dstptr, size_t,
                                                      tracer_clamp((tracer_args->dstptr ? 1 : 0) *
@@ -1249,19 +1426,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zeCommandListAppendQueryKernelTimestamps: [4] hCommandList, [5] numEvents, [6] phEvents, [7]
- * dstptr, [8] pOffsets, [9] hSignalEvent, [10] numWaitEvents, [11] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendQueryKernelTimestamps_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendQueryKernelTimestamps_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendQueryKernelTimestamps_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendQueryKernelTimestamps_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendQueryKernelTimestamps_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phEvents_vals, (const uintptr_t *)tracer_args->phEvents, size_t,
             tracer_clamp(tracer_args->phEvents ? (size_t)(tracer_args->numEvents) : 0,
@@ -1276,87 +1458,102 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeFenceCreate: [4] hCommandQueue, [5] desc, [6] phFence, [3] result, [7] phFence_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFenceCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFenceCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
-                            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zeFenceCreate_args *, tracer_args,
+                      const struct ze_zeFenceCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeFenceCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
+            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zeFenceDestroy: [4] hFence, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeFenceDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFenceDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceDestroy_args *, tracer_args,
+                                             const struct ze_zeFenceDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceDestroy_record)) // the slots
+                                               ))
 
-/* zeFenceHostSynchronize: [4] hFence, [5] timeout, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceHostSynchronize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceHostSynchronize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceHostSynchronize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFenceHostSynchronize__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFenceHostSynchronize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeFenceHostSynchronize_args *, tracer_args,
+                      const struct ze_zeFenceHostSynchronize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFenceHostSynchronize_record)) // the slots
                         ))
 
-/* zeFenceQueryStatus: [4] hFence, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceQueryStatus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceQueryStatus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceQueryStatus_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFenceQueryStatus__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFenceQueryStatus_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeFenceQueryStatus_args *, tracer_args,
+                      const struct ze_zeFenceQueryStatus_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFenceQueryStatus_record)) // the slots
                         ))
 
-/* zeFenceReset: [4] hFence, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceReset_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceReset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeFenceReset__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFenceReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFenceReset__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFenceReset_args *, tracer_args,
+                                             const struct ze_zeFenceReset_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFenceReset_record)) // the slots
+                                               ))
 
-/* zeImageGetProperties: [4] hDevice, [5] desc, [6] pImageProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeImageGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeImageGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeImageGetProperties_args *, tracer_args,
+                      const struct ze_zeImageGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeImageGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -1368,49 +1565,56 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeImageCreate: [4] hContext, [5] hDevice, [6] desc, [7] phImage, [3] result, [8] phImage_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageCreate_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeImageCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeImageCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
-                            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zeImageCreate_args *, tracer_args,
+                      const struct ze_zeImageCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeImageCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
+            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zeImageDestroy: [4] hImage, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeImageDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeImageDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageDestroy_args *, tracer_args,
+                                             const struct ze_zeImageDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageDestroy_record)) // the slots
+                                               ))
 
-/* zeMemAllocShared: [4] hContext, [5] device_desc, [6] host_desc, [7] size, [8] alignment, [9]
- * hDevice, [10] pptr, [3] result, [11] pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocShared,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocShared_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemAllocShared_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemAllocShared__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocShared_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocShared_args *, tracer_args,
+                      const struct ze_zeMemAllocShared_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeMemAllocShared_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, device_desc_bytes, (const uint8_t *)tracer_args->device_desc, size_t,
             tracer_clamp((tracer_args->device_desc ? 1 : 0) * sizeof(*tracer_args->device_desc),
@@ -1421,70 +1625,75 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zeMemAllocDevice: [4] hContext, [5] device_desc, [6] size, [7] alignment, [8] hDevice, [9] pptr,
- * [3] result, [10] pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocDevice,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocDevice_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemAllocDevice_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemAllocDevice__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocDevice_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocDevice_args *, tracer_args,
+                      const struct ze_zeMemAllocDevice_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeMemAllocDevice_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, device_desc_bytes, (const uint8_t *)tracer_args->device_desc, size_t,
             tracer_clamp((tracer_args->device_desc ? 1 : 0) * sizeof(*tracer_args->device_desc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zeMemAllocHost: [4] hContext, [5] host_desc, [6] size, [7] alignment, [8] pptr, [3] result, [9]
- * pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemAllocHost,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocHost_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemAllocHost_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemAllocHost__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocHost_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemAllocHost_args *, tracer_args,
+                      const struct ze_zeMemAllocHost_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeMemAllocHost_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, host_desc_bytes, (const uint8_t *)tracer_args->host_desc, size_t,
             tracer_clamp((tracer_args->host_desc ? 1 : 0) * sizeof(*tracer_args->host_desc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zeMemFree: [4] hContext, [5] ptr, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
-
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeMemFree__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+    lttng_ust_ze, zeMemFree, LTTNG_UST_TP_ARGS(const struct ze_zeMemFree_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                                  TRACER_RECORD_SLOTS(struct ze_zeMemFree_record))))
 
-/* zeMemGetAllocProperties: [4] hContext, [5] ptr, [6] pMemAllocProperties, [7] phDevice, [3]
- * result, [8] phDevice_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFree__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemFree_args *, tracer_args,
+                                             const struct ze_zeMemFree_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemFree_record)) // the slots
+                                               ))
+
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAllocProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAllocProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemGetAllocProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemGetAllocProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAllocProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAllocProperties_args *, tracer_args,
+                      const struct ze_zeMemGetAllocProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeMemGetAllocProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pMemAllocProperties_bytes,
                                      (const uint8_t *)tracer_args->pMemAllocProperties, size_t,
                                      tracer_clamp((tracer_args->pMemAllocProperties ? 1 : 0) *
@@ -1497,187 +1706,217 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeMemGetAddressRange: [4] hContext, [5] ptr, [6] pBase, [7] pSize, [3] result, [8] pBase_val, [9]
- * pSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetAddressRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAddressRange_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemGetAddressRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemGetAddressRange__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAddressRange_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetAddressRange_args *, tracer_args,
+                      const struct ze_zeMemGetAddressRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeMemGetAddressRange_record)) // the slots
                         ))
 
-/* zeMemGetIpcHandle: [4] hContext, [5] ptr, [6] pIpcHandle, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemGetIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemGetIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemGetIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemGetIpcHandle__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetIpcHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemGetIpcHandle_args *, tracer_args,
+                      const struct ze_zeMemGetIpcHandle_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeMemGetIpcHandle_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pIpcHandle_bytes, (const uint8_t *)tracer_args->pIpcHandle, size_t,
             tracer_clamp((tracer_args->pIpcHandle ? 1 : 0) * sizeof(*tracer_args->pIpcHandle),
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeMemOpenIpcHandle: [4] hContext, [5] hDevice, [6] flags, [7] pptr, [3] result, [8] pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemOpenIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemOpenIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemOpenIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemOpenIpcHandle__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemOpenIpcHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemOpenIpcHandle_args *, tracer_args,
+                      const struct ze_zeMemOpenIpcHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeMemOpenIpcHandle_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, handle_bytes,
                                                   (const uint8_t *)&tracer_args->handle,
                                                   sizeof(ze_ipc_mem_handle_t)) // at entry
                         ))
 
-/* zeMemCloseIpcHandle: [4] hContext, [5] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemCloseIpcHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemCloseIpcHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemCloseIpcHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemCloseIpcHandle__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemCloseIpcHandle_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemCloseIpcHandle_args *, tracer_args,
+                      const struct ze_zeMemCloseIpcHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeMemCloseIpcHandle_record)) // the slots
                         ))
 
-/* zeModuleCreate: [4] hContext, [5] hDevice, [6] desc, [7] phModule, [8] phBuildLog, [3] result,
- * [9] phModule_val, [10] phBuildLog_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
-                            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleCreate_args *, tracer_args,
+                      const struct ze_zeModuleCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeModuleCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
+            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zeModuleDestroy: [4] hModule, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeModuleDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleDestroy_args *, tracer_args,
+                                             const struct ze_zeModuleDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleDestroy_record)) // the slots
+                                               ))
 
-/* zeModuleDynamicLink: [4] numModules, [5] phModules, [6] phLinkLog, [3] result, [7] phLinkLog_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleDynamicLink,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleDynamicLink_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleDynamicLink_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleDynamicLink__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleDynamicLink_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleDynamicLink_args *, tracer_args,
+                      const struct ze_zeModuleDynamicLink_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeModuleDynamicLink_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phModules_vals, (const uintptr_t *)tracer_args->phModules, size_t,
             tracer_clamp(tracer_args->phModules ? (size_t)(tracer_args->numModules) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeModuleBuildLogDestroy: [4] hModuleBuildLog, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleBuildLogDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleBuildLogDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogDestroy_args *, tracer_args,
+                      const struct ze_zeModuleBuildLogDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeModuleBuildLogDestroy_record)) // the slots
                         ))
 
-/* zeModuleBuildLogGetString: [4] hModuleBuildLog, [5] pSize, [6] pBuildLog, [3] result, [7]
- * pSize_val, [8] pBuildLog_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleBuildLogGetString,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogGetString_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleBuildLogGetString_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleBuildLogGetString__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeModuleBuildLogGetString_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeModuleBuildLogGetString_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeModuleBuildLogGetString_record)) // the slots
                         ))
 
-/* zeModuleGetNativeBinary: [4] hModule, [5] pSize, [6] pModuleNativeBinary, [3] result, [7]
- * pSize_val, [8] pModuleNativeBinary_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetNativeBinary,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetNativeBinary_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleGetNativeBinary_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleGetNativeBinary__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetNativeBinary_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetNativeBinary_args *, tracer_args,
+                      const struct ze_zeModuleGetNativeBinary_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeModuleGetNativeBinary_record)) // the slots
                         ))
 
-/* zeModuleGetGlobalPointer: [4] hModule, [5] pGlobalName, [6] pSize, [7] pptr, [3] result, [8]
- * pSize_val, [9] pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetGlobalPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetGlobalPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleGetGlobalPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleGetGlobalPointer__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetGlobalPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct ze_zeModuleGetGlobalPointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeModuleGetGlobalPointer_record)) // the slots
                         lttng_ust_field_string(pGlobalName_str, tracer_args->pGlobalName
                                                                     ? tracer_args->pGlobalName
                                                                     : "") // at entry
                         ))
 
-/* zeModuleGetKernelNames: [4] hModule, [5] pCount, [6] pNames, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetKernelNames,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetKernelNames_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleGetKernelNames_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleGetKernelNames__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetKernelNames_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetKernelNames_args *, tracer_args,
+                      const struct ze_zeModuleGetKernelNames_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeModuleGetKernelNames_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, pNames_vals, (const uintptr_t *)tracer_args->pNames, size_t,
             tracer_clamp(tracer_args->pNames
@@ -1692,18 +1931,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeModuleGetProperties: [4] hModule, [5] pModuleProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetProperties_args *, tracer_args,
+                      const struct ze_zeModuleGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeModuleGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pModuleProperties_bytes,
                                      (const uint8_t *)tracer_args->pModuleProperties, size_t,
                                      tracer_clamp((tracer_args->pModuleProperties ? 1 : 0) *
@@ -1716,173 +1958,206 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeKernelCreate: [4] hModule, [5] desc, [6] phKernel, [3] result, [7] phKernel_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(
-                            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
-                            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
-                                         TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zeKernelCreate_args *, tracer_args,
+                      const struct ze_zeKernelCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeKernelCreate_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
+            tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zeKernelDestroy: [4] hKernel, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeKernelDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelDestroy_args *, tracer_args,
+                                             const struct ze_zeKernelDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelDestroy_record)) // the slots
+                                               ))
 
-/* zeModuleGetFunctionPointer: [4] hModule, [5] pFunctionName, [6] pfnFunction, [3] result, [7]
- * pfnFunction_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleGetFunctionPointer,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetFunctionPointer_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleGetFunctionPointer_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleGetFunctionPointer__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeModuleGetFunctionPointer_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeModuleGetFunctionPointer_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeModuleGetFunctionPointer_record)) // the slots
                         lttng_ust_field_string(pFunctionName_str, tracer_args->pFunctionName
                                                                       ? tracer_args->pFunctionName
                                                                       : "") // at entry
                         ))
 
-/* zeKernelSetGroupSize: [4] hKernel, [5] groupSizeX, [6] groupSizeY, [7] groupSizeZ, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGroupSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGroupSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSetGroupSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSetGroupSize__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGroupSize_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGroupSize_args *, tracer_args,
+                      const struct ze_zeKernelSetGroupSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSetGroupSize_record)) // the slots
                         ))
 
-/* zeKernelSuggestGroupSize: [4] hKernel, [5] globalSizeX, [6] globalSizeY, [7] globalSizeZ, [8]
- * groupSizeX, [9] groupSizeY, [10] groupSizeZ, [3] result, [11] groupSizeX_val, [12]
- * groupSizeY_val, [13] groupSizeZ_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestGroupSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestGroupSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSuggestGroupSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSuggestGroupSize__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestGroupSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+                      const struct ze_zeKernelSuggestGroupSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSuggestGroupSize_record)) // the slots
                         ))
 
-/* zeKernelSuggestMaxCooperativeGroupCount: [4] hKernel, [5] totalGroupCount, [3] result, [6]
- * totalGroupCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount,
+    LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestMaxCooperativeGroupCount_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSuggestMaxCooperativeGroupCount_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSuggestMaxCooperativeGroupCount_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeKernelSuggestMaxCooperativeGroupCount_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSuggestMaxCooperativeGroupCount_record)) // the slots
                         ))
 
-/* zeKernelSetArgumentValue: [4] hKernel, [5] argIndex, [6] argSize, [7] pArgValue, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetArgumentValue,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetArgumentValue_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSetArgumentValue_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSetArgumentValue__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetArgumentValue_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeKernelSetArgumentValue_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSetArgumentValue_record)) // the slots
                         ))
 
-/* zeKernelSetIndirectAccess: [4] hKernel, [5] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetIndirectAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetIndirectAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSetIndirectAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSetIndirectAccess__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetIndirectAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeKernelSetIndirectAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSetIndirectAccess_record)) // the slots
                         ))
 
-/* zeKernelGetIndirectAccess: [4] hKernel, [5] pFlags, [3] result, [6] pFlags_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetIndirectAccess,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetIndirectAccess_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelGetIndirectAccess_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelGetIndirectAccess__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetIndirectAccess_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeKernelGetIndirectAccess_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelGetIndirectAccess_record)) // the slots
                         ))
 
-/* zeKernelGetSourceAttributes: [4] hKernel, [5] pSize, [6] pString, [3] result, [7] pSize_val, [8]
- * pString_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetSourceAttributes,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetSourceAttributes_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelGetSourceAttributes_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelGetSourceAttributes__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetSourceAttributes_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeKernelGetSourceAttributes_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelGetSourceAttributes_record)) // the slots
                         ))
 
-/* zeKernelSetCacheConfig: [4] hKernel, [5] flags, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetCacheConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetCacheConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSetCacheConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSetCacheConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetCacheConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetCacheConfig_args *, tracer_args,
+                      const struct ze_zeKernelSetCacheConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSetCacheConfig_record)) // the slots
                         ))
 
-/* zeKernelGetProperties: [4] hKernel, [5] pKernelProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetProperties_args *, tracer_args,
+                      const struct ze_zeKernelGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeKernelGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pKernelProperties_bytes,
                                      (const uint8_t *)tracer_args->pKernelProperties, size_t,
                                      tracer_clamp((tracer_args->pKernelProperties ? 1 : 0) *
@@ -1895,32 +2170,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeKernelGetName: [4] hKernel, [5] pSize, [6] pName, [3] result, [7] pSize_val, [8] pName_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetName,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelGetName_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelGetName__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetName_args *, tracer_args,
+                                             const struct ze_zeKernelGetName_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelGetName_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeKernelGetName__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeKernelGetName_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
-                        ))
-
-/* zeCommandListAppendLaunchKernel: [4] hCommandList, [5] hKernel, [6] pLaunchFuncArgs, [7]
- * hSignalEvent, [8] numWaitEvents, [9] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+    lttng_ust_ze, zeCommandListAppendLaunchKernel,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernel_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendLaunchKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendLaunchKernel__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernel_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendLaunchKernel_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendLaunchKernel_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pLaunchFuncArgs_bytes,
                                      (const uint8_t *)tracer_args->pLaunchFuncArgs, size_t,
                                      tracer_clamp((tracer_args->pLaunchFuncArgs ? 1 : 0) *
@@ -1932,19 +2212,25 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendLaunchCooperativeKernel: [4] hCommandList, [5] hKernel, [6] pLaunchFuncArgs,
- * [7] hSignalEvent, [8] numWaitEvents, [9] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchCooperativeKernel_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendLaunchCooperativeKernel_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchCooperativeKernel_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct ze_zeCommandListAppendLaunchCooperativeKernel_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendLaunchCooperativeKernel_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pLaunchFuncArgs_bytes,
                                      (const uint8_t *)tracer_args->pLaunchFuncArgs, size_t,
                                      tracer_clamp((tracer_args->pLaunchFuncArgs ? 1 : 0) *
@@ -1956,19 +2242,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendLaunchKernelIndirect: [4] hCommandList, [5] hKernel, [6]
- * pLaunchArgumentsBuffer, [7] hSignalEvent, [8] numWaitEvents, [9] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernelIndirect_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendLaunchKernelIndirect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchKernelIndirect_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendLaunchKernelIndirect_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendLaunchKernelIndirect_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pLaunchArgumentsBuffer_bytes,
                                      (const uint8_t *)tracer_args->pLaunchArgumentsBuffer, size_t,
                                      tracer_clamp((tracer_args->pLaunchArgumentsBuffer ? 1 : 0) *
@@ -1980,20 +2271,25 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendLaunchMultipleKernelsIndirect: [4] hCommandList, [5] numKernels, [6]
- * phKernels, [7] pCountBuffer, [8] pLaunchArgumentsBuffer, [9] hSignalEvent, [10] numWaitEvents,
- * [11] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phKernels_vals, (const uintptr_t *)tracer_args->phKernels, size_t,
             tracer_clamp(tracer_args->phKernels ? (size_t)(tracer_args->numKernels) : 0,
@@ -2011,266 +2307,317 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeContextMakeMemoryResident: [4] hContext, [5] hDevice, [6] ptr, [7] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeMemoryResident,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeMemoryResident_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextMakeMemoryResident_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextMakeMemoryResident__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeMemoryResident_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeContextMakeMemoryResident_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextMakeMemoryResident_record)) // the slots
                         ))
 
-/* zeContextEvictMemory: [4] hContext, [5] hDevice, [6] ptr, [7] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextEvictMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextEvictMemory__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictMemory_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictMemory_args *, tracer_args,
+                      const struct ze_zeContextEvictMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextEvictMemory_record)) // the slots
                         ))
 
-/* zeContextMakeImageResident: [4] hContext, [5] hDevice, [6] hImage, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextMakeImageResident,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeImageResident_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextMakeImageResident_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextMakeImageResident__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeContextMakeImageResident_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeContextMakeImageResident_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextMakeImageResident_record)) // the slots
                         ))
 
-/* zeContextEvictImage: [4] hContext, [5] hDevice, [6] hImage, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeContextEvictImage,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictImage_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeContextEvictImage_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeContextEvictImage__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictImage_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeContextEvictImage_args *, tracer_args,
+                      const struct ze_zeContextEvictImage_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeContextEvictImage_record)) // the slots
                         ))
 
-/* zeSamplerCreate: [4] hContext, [5] hDevice, [6] desc, [7] phSampler, [3] result, [8]
- * phSampler_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeSamplerCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeSamplerCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeSamplerCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeSamplerCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeSamplerCreate_args *, tracer_args,
+                      const struct ze_zeSamplerCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeSamplerCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeSamplerDestroy: [4] hSampler, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeSamplerDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeSamplerDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeSamplerDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeSamplerDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeSamplerDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeSamplerDestroy_args *, tracer_args,
+                                             const struct ze_zeSamplerDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeSamplerDestroy_record)) // the slots
+                                               ))
 
-/* zeVirtualMemReserve: [4] hContext, [5] pStart, [6] size, [7] pptr, [3] result, [8] pptr_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemReserve,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemReserve_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemReserve_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeVirtualMemReserve__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemReserve_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemReserve_args *, tracer_args,
+                      const struct ze_zeVirtualMemReserve_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemReserve_record)) // the slots
                         ))
 
-/* zeVirtualMemFree: [4] hContext, [5] ptr, [6] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemFree,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemFree_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemFree_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeVirtualMemFree__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemFree_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemFree__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemFree_args *, tracer_args,
+                                             const struct ze_zeVirtualMemFree_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemFree_record)) // the slots
+                                               ))
 
-/* zeVirtualMemQueryPageSize: [4] hContext, [5] hDevice, [6] size, [7] pagesize, [3] result, [8]
- * pagesize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemQueryPageSize,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemQueryPageSize_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemQueryPageSize_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeVirtualMemQueryPageSize__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemQueryPageSize_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeVirtualMemQueryPageSize_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemQueryPageSize_record)) // the slots
                         ))
 
-/* zePhysicalMemCreate: [4] hContext, [5] hDevice, [6] desc, [7] phPhysicalMemory, [3] result, [8]
- * phPhysicalMemory_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zePhysicalMemCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zePhysicalMemCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemCreate_args *, tracer_args,
+                      const struct ze_zePhysicalMemCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zePhysicalMemCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zePhysicalMemDestroy: [4] hContext, [5] hPhysicalMemory, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zePhysicalMemDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zePhysicalMemDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zePhysicalMemDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zePhysicalMemDestroy_args *, tracer_args,
+                      const struct ze_zePhysicalMemDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zePhysicalMemDestroy_record)) // the slots
                         ))
 
-/* zeVirtualMemMap: [4] hContext, [5] ptr, [6] size, [7] hPhysicalMemory, [8] offset, [9] access,
- * [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemMap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemMap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemMap_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeVirtualMemMap__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemMap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemMap__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemMap_args *, tracer_args,
+                                             const struct ze_zeVirtualMemMap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemMap_record)) // the slots
+                                               ))
 
-/* zeVirtualMemUnmap: [4] hContext, [5] ptr, [6] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemUnmap,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemUnmap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemUnmap_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemUnmap__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemUnmap_args *, tracer_args,
+                                             const struct ze_zeVirtualMemUnmap_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeVirtualMemUnmap_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zeVirtualMemUnmap__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemUnmap_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
-
-/* zeVirtualMemSetAccessAttribute: [4] hContext, [5] ptr, [6] size, [7] access, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemSetAccessAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_ze, zeVirtualMemSetAccessAttribute,
+    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemSetAccessAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemSetAccessAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeVirtualMemSetAccessAttribute__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemSetAccessAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeVirtualMemSetAccessAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemSetAccessAttribute_record)) // the slots
                         ))
 
-/* zeVirtualMemGetAccessAttribute: [4] hContext, [5] ptr, [6] size, [7] access, [8] outSize, [3]
- * result, [9] access_val, [10] outSize_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeVirtualMemGetAccessAttribute,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeVirtualMemGetAccessAttribute,
+    LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemGetAccessAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemGetAccessAttribute_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeVirtualMemGetAccessAttribute__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeVirtualMemGetAccessAttribute_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+                      const struct ze_zeVirtualMemGetAccessAttribute_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeVirtualMemGetAccessAttribute_record)) // the slots
                         ))
 
-/* zeKernelSetGlobalOffsetExp: [4] hKernel, [5] offsetX, [6] offsetY, [7] offsetZ, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSetGlobalOffsetExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGlobalOffsetExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSetGlobalOffsetExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSetGlobalOffsetExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSetGlobalOffsetExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeKernelSetGlobalOffsetExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSetGlobalOffsetExp_record)) // the slots
                         ))
 
-/* zeDeviceReserveCacheExt: [4] hDevice, [5] cacheLevel, [6] cacheReservationSize, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceReserveCacheExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceReserveCacheExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceReserveCacheExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceReserveCacheExt__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceReserveCacheExt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeDeviceReserveCacheExt_args *, tracer_args,
+                      const struct ze_zeDeviceReserveCacheExt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceReserveCacheExt_record)) // the slots
                         ))
 
-/* zeDeviceSetCacheAdviceExt: [4] hDevice, [5] ptr, [6] regionSize, [7] cacheRegion, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceSetCacheAdviceExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceSetCacheAdviceExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceSetCacheAdviceExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceSetCacheAdviceExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceSetCacheAdviceExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zeDeviceSetCacheAdviceExt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceSetCacheAdviceExt_record)) // the slots
                         ))
 
-/* zeEventQueryTimestampsExp: [4] hEvent, [5] hDevice, [6] pCount, [7] pTimestamps, [3] result, [8]
- * pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeEventQueryTimestampsExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryTimestampsExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeEventQueryTimestampsExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeEventQueryTimestampsExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeEventQueryTimestampsExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeEventQueryTimestampsExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeEventQueryTimestampsExp_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pTimestamps_vals, (const uint8_t *)tracer_args->pTimestamps, size_t,
             tracer_clamp((tracer_args->pTimestamps
@@ -2287,18 +2634,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeImageGetMemoryPropertiesExp: [4] hImage, [5] pMemoryProperties, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetMemoryPropertiesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeImageGetMemoryPropertiesExp,
+    LTTNG_UST_TP_ARGS(const struct ze_zeImageGetMemoryPropertiesExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeImageGetMemoryPropertiesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeImageGetMemoryPropertiesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeImageGetMemoryPropertiesExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeImageGetMemoryPropertiesExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeImageGetMemoryPropertiesExp_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pMemoryProperties_bytes,
                                      (const uint8_t *)tracer_args->pMemoryProperties, size_t,
                                      tracer_clamp((tracer_args->pMemoryProperties ? 1 : 0) *
@@ -2311,53 +2661,61 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeImageViewCreateExp: [4] hContext, [5] hDevice, [6] desc, [7] hImage, [8] phImageView, [3]
- * result, [9] phImageView_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageViewCreateExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageViewCreateExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageViewCreateExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeImageViewCreateExp__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeImageViewCreateExp_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zeImageViewCreateExp_args *, tracer_args,
+                      const struct ze_zeImageViewCreateExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeImageViewCreateExp_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeKernelSchedulingHintExp: [4] hKernel, [5] pHint, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeKernelSchedulingHintExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeKernelSchedulingHintExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeKernelSchedulingHintExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeKernelSchedulingHintExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeKernelSchedulingHintExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zeKernelSchedulingHintExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeKernelSchedulingHintExp_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pHint_bytes, (const uint8_t *)tracer_args->pHint, size_t,
                             tracer_clamp((tracer_args->pHint ? 1 : 0) * sizeof(*tracer_args->pHint),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zeDevicePciGetPropertiesExt: [4] hDevice, [5] pPciProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDevicePciGetPropertiesExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDevicePciGetPropertiesExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDevicePciGetPropertiesExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDevicePciGetPropertiesExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDevicePciGetPropertiesExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeDevicePciGetPropertiesExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeDevicePciGetPropertiesExt_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pPciProperties_bytes,
                                      (const uint8_t *)tracer_args->pPciProperties, size_t,
                                      tracer_clamp((tracer_args->pPciProperties ? 1 : 0) *
@@ -2370,20 +2728,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeCommandListAppendImageCopyToMemoryExt: [4] hCommandList, [5] dstptr, [6] hSrcImage, [7]
- * pSrcRegion, [8] destRowPitch, [9] destSlicePitch, [10] hSignalEvent, [11] numWaitEvents, [12]
- * phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemoryExt_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyToMemoryExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyToMemoryExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopyToMemoryExt_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendImageCopyToMemoryExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSrcRegion_bytes, (const uint8_t *)tracer_args->pSrcRegion, size_t,
             tracer_clamp((tracer_args->pSrcRegion ? 1 : 0) * sizeof(*tracer_args->pSrcRegion),
@@ -2394,20 +2756,24 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeCommandListAppendImageCopyFromMemoryExt: [4] hCommandList, [5] hDstImage, [6] srcptr, [7]
- * pDstRegion, [8] srcRowPitch, [9] srcSlicePitch, [10] hSignalEvent, [11] numWaitEvents, [12]
- * phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 13)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt,
+    LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemoryExt_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeCommandListAppendImageCopyFromMemoryExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeCommandListAppendImageCopyFromMemoryExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeCommandListAppendImageCopyFromMemoryExt_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zeCommandListAppendImageCopyFromMemoryExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDstRegion_bytes, (const uint8_t *)tracer_args->pDstRegion, size_t,
             tracer_clamp((tracer_args->pDstRegion ? 1 : 0) * sizeof(*tracer_args->pDstRegion),
@@ -2418,18 +2784,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeImageGetAllocPropertiesExt: [4] hContext, [5] hImage, [6] pImageAllocProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeImageGetAllocPropertiesExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeImageGetAllocPropertiesExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeImageGetAllocPropertiesExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeImageGetAllocPropertiesExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeImageGetAllocPropertiesExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeImageGetAllocPropertiesExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeImageGetAllocPropertiesExt_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pImageAllocProperties_bytes,
                                      (const uint8_t *)tracer_args->pImageAllocProperties, size_t,
                                      tracer_clamp((tracer_args->pImageAllocProperties ? 1 : 0) *
@@ -2442,19 +2811,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeModuleInspectLinkageExt: [4] pInspectDesc, [5] numModules, [6] phModules, [7] phLog, [3]
- * result, [8] phLog_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeModuleInspectLinkageExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeModuleInspectLinkageExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeModuleInspectLinkageExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeModuleInspectLinkageExt__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeModuleInspectLinkageExt_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeModuleInspectLinkageExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeModuleInspectLinkageExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pInspectDesc_bytes, (const uint8_t *)tracer_args->pInspectDesc, size_t,
             tracer_clamp((tracer_args->pInspectDesc ? 1 : 0) * sizeof(*tracer_args->pInspectDesc),
@@ -2465,36 +2836,40 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zeMemFreeExt: [4] hContext, [5] pMemFreeDesc, [6] ptr, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeMemFreeExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeMemFreeExt_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeMemFreeExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeMemFreeExt__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeMemFreeExt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeMemFreeExt_args *, tracer_args,
+                      const struct ze_zeMemFreeExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zeMemFreeExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pMemFreeDesc_bytes, (const uint8_t *)tracer_args->pMemFreeDesc, size_t,
             tracer_clamp((tracer_args->pMemFreeDesc ? 1 : 0) * sizeof(*tracer_args->pMemFreeDesc),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zeFabricVertexGetExp: [4] hDriver, [5] pCount, [6] phVertices, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricVertexGetExp__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetExp_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetExp_args *, tracer_args,
+                      const struct ze_zeFabricVertexGetExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetExp_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phVertices_vals, (const uintptr_t *)tracer_args->phVertices, size_t,
             tracer_clamp(tracer_args->phVertices
@@ -2509,19 +2884,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeFabricVertexGetSubVerticesExp: [4] hVertex, [5] pCount, [6] phSubvertices, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetSubVerticesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeFabricVertexGetSubVerticesExp,
+    LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetSubVerticesExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetSubVerticesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetSubVerticesExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeFabricVertexGetSubVerticesExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetSubVerticesExp_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phSubvertices_vals, (const uintptr_t *)tracer_args->phSubvertices, size_t,
             tracer_clamp(tracer_args->phSubvertices
@@ -2537,18 +2914,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeFabricVertexGetPropertiesExp: [4] hVertex, [5] pVertexProperties, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetPropertiesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeFabricVertexGetPropertiesExp,
+    LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetPropertiesExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetPropertiesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricVertexGetPropertiesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetPropertiesExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeFabricVertexGetPropertiesExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetPropertiesExp_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pVertexProperties_bytes,
                                      (const uint8_t *)tracer_args->pVertexProperties, size_t,
                                      tracer_clamp((tracer_args->pVertexProperties ? 1 : 0) *
@@ -2561,45 +2941,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeFabricVertexGetDeviceExp: [4] hVertex, [5] phDevice, [3] result, [6] phDevice_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricVertexGetDeviceExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetDeviceExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetDeviceExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricVertexGetDeviceExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeFabricVertexGetDeviceExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeFabricVertexGetDeviceExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFabricVertexGetDeviceExp_record)) // the slots
                         ))
 
-/* zeDeviceGetFabricVertexExp: [4] hDevice, [5] phVertex, [3] result, [6] phVertex_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeDeviceGetFabricVertexExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetFabricVertexExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeDeviceGetFabricVertexExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeDeviceGetFabricVertexExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeDeviceGetFabricVertexExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zeDeviceGetFabricVertexExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeDeviceGetFabricVertexExp_record)) // the slots
                         ))
 
-/* zeFabricEdgeGetExp: [4] hVertexA, [5] hVertexB, [6] pCount, [7] phEdges, [3] result, [8]
- * pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricEdgeGetExp__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetExp_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetExp_args *, tracer_args,
+                      const struct ze_zeFabricEdgeGetExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetExp_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phEdges_vals, (const uintptr_t *)tracer_args->phEdges, size_t,
             tracer_clamp(tracer_args->phEdges
@@ -2614,32 +3002,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zeFabricEdgeGetVerticesExp: [4] hEdge, [5] phVertexA, [6] phVertexB, [3] result, [7]
- * phVertexA_val, [8] phVertexB_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetVerticesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetVerticesExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetVerticesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricEdgeGetVerticesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetVerticesExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zeFabricEdgeGetVerticesExp_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetVerticesExp_record)) // the slots
                         ))
 
-/* zeFabricEdgeGetPropertiesExp: [4] hEdge, [5] pEdgeProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeFabricEdgeGetPropertiesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetPropertiesExp_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetPropertiesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeFabricEdgeGetPropertiesExp_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeFabricEdgeGetPropertiesExp_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeFabricEdgeGetPropertiesExp_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pEdgeProperties_bytes,
                                      (const uint8_t *)tracer_args->pEdgeProperties, size_t,
                                      tracer_clamp((tracer_args->pEdgeProperties ? 1 : 0) *
@@ -2652,32 +3045,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetModuleGetDebugInfo: [4] hModule, [5] format, [6] pSize, [7] pDebugInfo, [3] result, [8]
- * pSize_val, [9] pDebugInfo_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetModuleGetDebugInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetModuleGetDebugInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetModuleGetDebugInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetModuleGetDebugInfo__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetModuleGetDebugInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetModuleGetDebugInfo_args *, tracer_args,
+                      const struct ze_zetModuleGetDebugInfo_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetModuleGetDebugInfo_record)) // the slots
                         ))
 
-/* zetDeviceGetDebugProperties: [4] hDevice, [5] pDebugProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDeviceGetDebugProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDeviceGetDebugProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDeviceGetDebugProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDeviceGetDebugProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetDeviceGetDebugProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetDeviceGetDebugProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetDeviceGetDebugProperties_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pDebugProperties_bytes,
                                      (const uint8_t *)tracer_args->pDebugProperties, size_t,
                                      tracer_clamp((tracer_args->pDebugProperties ? 1 : 0) *
@@ -2690,48 +3088,56 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetDebugAttach: [4] hDevice, [5] config, [6] phDebug, [3] result, [7] phDebug_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAttach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugAttach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugAttach_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugAttach__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugAttach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, config_bytes,
-                                                     (const uint8_t *)tracer_args->config, size_t,
-                                                     tracer_clamp((tracer_args->config ? 1 : 0) *
-                                                                      sizeof(*tracer_args->config),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugAttach_args *, tracer_args,
+                      const struct ze_zetDebugAttach_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zetDebugAttach_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, config_bytes, (const uint8_t *)tracer_args->config, size_t,
+            tracer_clamp((tracer_args->config ? 1 : 0) * sizeof(*tracer_args->config),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zetDebugDetach: [4] hDebug, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugDetach,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugDetach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugDetach_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zetDebugDetach__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugDetach_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugDetach__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugDetach_args *, tracer_args,
+                                             const struct ze_zetDebugDetach_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugDetach_record)) // the slots
+                                               ))
 
-/* zetDebugReadEvent: [4] hDebug, [5] timeout, [6] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugReadEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugReadEvent__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadEvent_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadEvent_args *, tracer_args,
+                      const struct ze_zetDebugReadEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugReadEvent_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, event_bytes, (const uint8_t *)tracer_args->event, size_t,
                             tracer_clamp((tracer_args->event ? 1 : 0) * sizeof(*tracer_args->event),
@@ -2742,66 +3148,77 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zetDebugAcknowledgeEvent: [4] hDebug, [5] event, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugAcknowledgeEvent,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugAcknowledgeEvent_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugAcknowledgeEvent_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugAcknowledgeEvent__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetDebugAcknowledgeEvent_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zetDebugAcknowledgeEvent_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugAcknowledgeEvent_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, event_bytes, (const uint8_t *)tracer_args->event, size_t,
                             tracer_clamp((tracer_args->event ? 1 : 0) * sizeof(*tracer_args->event),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetDebugInterrupt: [4] hDebug, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugInterrupt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugInterrupt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugInterrupt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugInterrupt__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugInterrupt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugInterrupt_args *, tracer_args,
+                      const struct ze_zetDebugInterrupt_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugInterrupt_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, thread_bytes,
                                                   (const uint8_t *)&tracer_args->thread,
                                                   sizeof(ze_device_thread_t)) // at entry
                         ))
 
-/* zetDebugResume: [4] hDebug, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugResume,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugResume_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugResume_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugResume__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugResume_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        lttng_ust_field_array_hex(uint8_t, thread_bytes,
-                                                  (const uint8_t *)&tracer_args->thread,
-                                                  sizeof(ze_device_thread_t)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugResume_args *, tracer_args,
+                      const struct ze_zetDebugResume_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zetDebugResume_record)) // the slots
+        lttng_ust_field_array_hex(uint8_t, thread_bytes, (const uint8_t *)&tracer_args->thread,
+                                  sizeof(ze_device_thread_t)) // at entry
+        ))
 
-/* zetDebugReadMemory: [4] hDebug, [5] desc, [6] size, [7] buffer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugReadMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugReadMemory__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadMemory_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadMemory_args *, tracer_args,
+                      const struct ze_zetDebugReadMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugReadMemory_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, thread_bytes,
                                                   (const uint8_t *)&tracer_args->thread,
                                                   sizeof(ze_device_thread_t)) // at entry
@@ -2811,17 +3228,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetDebugWriteMemory: [4] hDebug, [5] desc, [6] size, [7] buffer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteMemory,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteMemory_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugWriteMemory_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugWriteMemory__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteMemory_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteMemory_args *, tracer_args,
+                      const struct ze_zetDebugWriteMemory_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugWriteMemory_record)) // the slots
                         lttng_ust_field_array_hex(uint8_t, thread_bytes,
                                                   (const uint8_t *)&tracer_args->thread,
                                                   sizeof(ze_device_thread_t)) // at entry
@@ -2831,19 +3251,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetDebugGetRegisterSetProperties: [4] hDevice, [5] pCount, [6] pRegisterSetProperties, [3]
- * result, [7] pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugGetRegisterSetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetDebugGetRegisterSetProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugGetRegisterSetProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetDebugGetRegisterSetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugGetRegisterSetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetDebugGetRegisterSetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetDebugGetRegisterSetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetDebugGetRegisterSetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pRegisterSetProperties_vals,
             (const uint8_t *)tracer_args->pRegisterSetProperties, size_t,
@@ -2862,19 +3284,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetDebugReadRegisters: [4] hDebug, [5] type, [6] start, [7] count, [8] pRegisterValues, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugReadRegisters,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadRegisters_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugReadRegisters_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugReadRegisters__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadRegisters_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugReadRegisters_args *, tracer_args,
+                      const struct ze_zetDebugReadRegisters_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetDebugReadRegisters_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, thread_bytes, (const uint8_t *)&tracer_args->thread,
                                   sizeof(ze_device_thread_t)) // at entry
         lttng_ust_field_sequence_hex(
@@ -2888,19 +3312,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetDebugWriteRegisters: [4] hDebug, [5] type, [6] start, [7] count, [8] pRegisterValues, [3]
- * result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetDebugWriteRegisters,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteRegisters_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetDebugWriteRegisters_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetDebugWriteRegisters__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteRegisters_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetDebugWriteRegisters_args *, tracer_args,
+                      const struct ze_zetDebugWriteRegisters_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetDebugWriteRegisters_record)) // the slots
         lttng_ust_field_array_hex(uint8_t, thread_bytes, (const uint8_t *)&tracer_args->thread,
                                   sizeof(ze_device_thread_t)) // at entry
         lttng_ust_field_sequence_hex(
@@ -2914,18 +3340,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetMetricGroupGet: [4] hDevice, [5] pCount, [6] phMetricGroups, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGet_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricGroupGet_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGroupGet__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGet_args *, tracer_args,
+                      const struct ze_zetMetricGroupGet_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricGroupGet_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phMetricGroups_vals, (const uintptr_t *)tracer_args->phMetricGroups, size_t,
             tracer_clamp(tracer_args->phMetricGroups
@@ -2941,18 +3370,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zetMetricGroupGetProperties: [4] hMetricGroup, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricGroupGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGroupGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetMetricGroupGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricGroupGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -2963,19 +3395,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetMetricGroupCalculateMetricValues: [4] hMetricGroup, [5] type, [6] rawDataSize, [7] pRawData,
- * [8] pMetricValueCount, [9] pMetricValues, [3] result, [10] pMetricValueCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMetricValues,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetMetricGroupCalculateMetricValues,
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMetricValues_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricGroupCalculateMetricValues_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGroupCalculateMetricValues__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMetricValues_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetMetricGroupCalculateMetricValues_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricGroupCalculateMetricValues_record)) // the slots
         lttng_ust_field_sequence(
             uint8_t, pRawData_vals, (const uint8_t *)tracer_args->pRawData, size_t,
             tracer_clamp(tracer_args->pRawData ? (size_t)(tracer_args->rawDataSize) : 0,
@@ -3000,18 +3434,19 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetMetricGet: [4] hMetricGroup, [5] pCount, [6] phMetrics, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGet,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricGet_record *, tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricGet_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGet__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGet_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGet_args *, tracer_args,
+                      const struct ze_zetMetricGet_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zetMetricGet_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phMetrics_vals, (const uintptr_t *)tracer_args->phMetrics, size_t,
             tracer_clamp(tracer_args->phMetrics
@@ -3026,18 +3461,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zetMetricGetProperties: [4] hMetric, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGetProperties_args *, tracer_args,
+                      const struct ze_zetMetricGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3048,37 +3486,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetContextActivateMetricGroups: [4] hContext, [5] hDevice, [6] count, [7] phMetricGroups, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetContextActivateMetricGroups,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetContextActivateMetricGroups,
+    LTTNG_UST_TP_ARGS(const struct ze_zetContextActivateMetricGroups_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetContextActivateMetricGroups_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetContextActivateMetricGroups__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetContextActivateMetricGroups_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetContextActivateMetricGroups_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetContextActivateMetricGroups_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phMetricGroups_vals, (const uintptr_t *)tracer_args->phMetricGroups, size_t,
             tracer_clamp(tracer_args->phMetricGroups ? (size_t)(tracer_args->count) : 0,
                          TRACER_MAX_ELEMENTS)) // at entry
         ))
 
-/* zetMetricStreamerOpen: [4] hContext, [5] hDevice, [6] hMetricGroup, [7] desc, [8]
- * hNotificationEvent, [9] phMetricStreamer, [3] result, [10] phMetricStreamer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerOpen,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 11)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerOpen_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerOpen_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricStreamerOpen__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerOpen_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerOpen_args *, tracer_args,
+                      const struct ze_zetMetricStreamerOpen_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerOpen_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
@@ -3089,46 +3531,55 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zetCommandListAppendMetricStreamerMarker: [4] hCommandList, [5] hMetricStreamer, [6] value, [3]
- * result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetCommandListAppendMetricStreamerMarker,
+    LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricStreamerMarker_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricStreamerMarker_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricStreamerMarker_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zetCommandListAppendMetricStreamerMarker_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricStreamerMarker_record)) // the slots
                         ))
 
-/* zetMetricStreamerClose: [4] hMetricStreamer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerClose,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerClose_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerClose_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricStreamerClose__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerClose_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerClose_args *, tracer_args,
+                      const struct ze_zetMetricStreamerClose_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerClose_record)) // the slots
                         ))
 
-/* zetMetricStreamerReadData: [4] hMetricStreamer, [5] maxReportCount, [6] pRawDataSize, [7]
- * pRawData, [3] result, [8] pRawDataSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricStreamerReadData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerReadData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerReadData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricStreamerReadData__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricStreamerReadData_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetMetricStreamerReadData_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricStreamerReadData_record)) // the slots
         lttng_ust_field_sequence(
             uint8_t, pRawData_vals, (const uint8_t *)tracer_args->pRawData, size_t,
             tracer_clamp(tracer_args->pRawData
@@ -3145,130 +3596,155 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zetMetricQueryPoolCreate: [4] hContext, [5] hDevice, [6] hMetricGroup, [7] desc, [8]
- * phMetricQueryPool, [3] result, [9] phMetricQueryPool_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 10)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryPoolCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryPoolCreate__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolCreate_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10) // the slots
+                      const struct ze_zetMetricQueryPoolCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricQueryPoolCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetMetricQueryPoolDestroy: [4] hMetricQueryPool, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryPoolDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryPoolDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryPoolDestroy__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryPoolDestroy_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct ze_zetMetricQueryPoolDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricQueryPoolDestroy_record)) // the slots
                         ))
 
-/* zetMetricQueryCreate: [4] hMetricQueryPool, [5] index, [6] phMetricQuery, [3] result, [7]
- * phMetricQuery_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryCreate_args *, tracer_args,
+                      const struct ze_zetMetricQueryCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricQueryCreate_record)) // the slots
                         ))
 
-/* zetMetricQueryDestroy: [4] hMetricQuery, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryDestroy_args *, tracer_args,
+                      const struct ze_zetMetricQueryDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricQueryDestroy_record)) // the slots
                         ))
 
-/* zetMetricQueryReset: [4] hMetricQuery, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryReset_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryReset__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryReset_args *, tracer_args,
+                      const struct ze_zetMetricQueryReset_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricQueryReset_record)) // the slots
                         ))
 
-/* zetCommandListAppendMetricQueryBegin: [4] hCommandList, [5] hMetricQuery, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryBegin,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetCommandListAppendMetricQueryBegin,
+    LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryBegin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricQueryBegin_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryBegin_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zetCommandListAppendMetricQueryBegin_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricQueryBegin_record)) // the slots
                         ))
 
-/* zetCommandListAppendMetricQueryEnd: [4] hCommandList, [5] hMetricQuery, [6] hSignalEvent, [7]
- * numWaitEvents, [8] phWaitEvents, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricQueryEnd,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetCommandListAppendMetricQueryEnd,
+    LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryEnd_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricQueryEnd_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricQueryEnd_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zetCommandListAppendMetricQueryEnd_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricQueryEnd_record)) // the slots
                         ))
 
-/* zetCommandListAppendMetricMemoryBarrier: [4] hCommandList, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier,
+    LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricMemoryBarrier_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricMemoryBarrier_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetCommandListAppendMetricMemoryBarrier_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+                      const struct ze_zetCommandListAppendMetricMemoryBarrier_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetCommandListAppendMetricMemoryBarrier_record)) // the slots
                         ))
 
-/* zetMetricQueryGetData: [4] hMetricQuery, [5] pRawDataSize, [6] pRawData, [3] result, [7]
- * pRawDataSize_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricQueryGetData,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryGetData_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetMetricQueryGetData_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricQueryGetData__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryGetData_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricQueryGetData_args *, tracer_args,
+                      const struct ze_zetMetricQueryGetData_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetMetricQueryGetData_record)) // the slots
         lttng_ust_field_sequence(
             uint8_t, pRawData_vals, (const uint8_t *)tracer_args->pRawData, size_t,
             tracer_clamp(tracer_args->pRawData
@@ -3285,18 +3761,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zetKernelGetProfileInfo: [4] hKernel, [5] pProfileProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetKernelGetProfileInfo,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetKernelGetProfileInfo_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetKernelGetProfileInfo_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetKernelGetProfileInfo__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetKernelGetProfileInfo_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zetKernelGetProfileInfo_args *, tracer_args,
+                      const struct ze_zetKernelGetProfileInfo_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetKernelGetProfileInfo_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pProfileProperties_bytes,
                                      (const uint8_t *)tracer_args->pProfileProperties, size_t,
                                      tracer_clamp((tracer_args->pProfileProperties ? 1 : 0) *
@@ -3304,47 +3783,56 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetTracerExpCreate: [4] hContext, [5] desc, [6] phTracer, [3] result, [7] phTracer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetTracerExpCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetTracerExpCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpCreate_args *, tracer_args,
+                      const struct ze_zetTracerExpCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetTracerExpCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetTracerExpDestroy: [4] hTracer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetTracerExpDestroy_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetTracerExpDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpDestroy_args *, tracer_args,
+                      const struct ze_zetTracerExpDestroy_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetTracerExpDestroy_record)) // the slots
                         ))
 
-/* zetTracerExpSetPrologues: [4] hTracer, [5] pCoreCbs, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetPrologues,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetPrologues_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetPrologues_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetTracerExpSetPrologues__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetPrologues_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zetTracerExpSetPrologues_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetPrologues_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCoreCbs_bytes, (const uint8_t *)tracer_args->pCoreCbs, size_t,
                             tracer_clamp((tracer_args->pCoreCbs ? 1 : 0) *
@@ -3352,17 +3840,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetTracerExpSetEpilogues: [4] hTracer, [5] pCoreCbs, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEpilogues,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEpilogues_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetEpilogues_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetTracerExpSetEpilogues__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEpilogues_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zetTracerExpSetEpilogues_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetEpilogues_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCoreCbs_bytes, (const uint8_t *)tracer_args->pCoreCbs, size_t,
                             tracer_clamp((tracer_args->pCoreCbs ? 1 : 0) *
@@ -3370,33 +3861,41 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zetTracerExpSetEnabled: [4] hTracer, [5] enable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetTracerExpSetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetTracerExpSetEnabled__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEnabled_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zetTracerExpSetEnabled_args *, tracer_args,
+                      const struct ze_zetTracerExpSetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetTracerExpSetEnabled_record)) // the slots
                         ))
 
-/* zetMetricGroupCalculateMultipleMetricValuesExp: [4] hMetricGroup, [5] type, [6] rawDataSize, [7]
- * pRawData, [8] pSetCount, [9] pTotalMetricValueCount, [10] pMetricCounts, [11] pMetricValues, [3]
- * result, [12] pSetCount_val, [13] pTotalMetricValueCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 14)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp,
+    LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_args *,
-                      tracer_args, const uint64_t *, tracer_record),
+                      tracer_args,
+                      const struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_record *,
+                      tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(
+                struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_record)) // the slots
         lttng_ust_field_sequence(
             uint8_t, pRawData_vals, (const uint8_t *)tracer_args->pRawData, size_t,
             tracer_clamp(tracer_args->pRawData ? (size_t)(tracer_args->rawDataSize) : 0,
@@ -3433,18 +3932,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDeviceGetProperties: [4] hDevice, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetProperties_args *, tracer_args,
+                      const struct ze_zesDeviceGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3455,17 +3957,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDeviceGetState: [4] hDevice, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetState_args *, tracer_args,
+                      const struct ze_zesDeviceGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceGetState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -3478,32 +3983,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDeviceReset: [4] hDevice, [5] force, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceReset,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceReset_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesDeviceReset__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceReset_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceReset__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceReset_args *, tracer_args,
+                                             const struct ze_zesDeviceReset_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceReset_record)) // the slots
+                                               ))
 
-/* zesDeviceProcessesGetState: [4] hDevice, [5] pCount, [6] pProcesses, [3] result, [7] pCount_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceProcessesGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceProcessesGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceProcessesGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceProcessesGetState__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceProcessesGetState_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceProcessesGetState_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceProcessesGetState_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProcesses_vals, (const uint8_t *)tracer_args->pProcesses, size_t,
             tracer_clamp((tracer_args->pProcesses
@@ -3520,18 +4030,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDevicePciGetProperties: [4] hDevice, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDevicePciGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDevicePciGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3542,17 +4055,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDevicePciGetState: [4] hDevice, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDevicePciGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetState_args *, tracer_args,
+                      const struct ze_zesDevicePciGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -3565,18 +4081,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDevicePciGetBars: [4] hDevice, [5] pCount, [6] pProperties, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetBars,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetBars_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetBars_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDevicePciGetBars__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetBars_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetBars_args *, tracer_args,
+                      const struct ze_zesDevicePciGetBars_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetBars_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_vals, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties
@@ -3593,17 +4112,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDevicePciGetStats: [4] hDevice, [5] pStats, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDevicePciGetStats,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetStats_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetStats_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDevicePciGetStats__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetStats_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDevicePciGetStats_args *, tracer_args,
+                      const struct ze_zesDevicePciGetStats_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDevicePciGetStats_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pStats_bytes,
                                                      (const uint8_t *)tracer_args->pStats, size_t,
                                                      tracer_clamp((tracer_args->pStats ? 1 : 0) *
@@ -3616,19 +4138,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDeviceEnumDiagnosticTestSuites: [4] hDevice, [5] pCount, [6] phDiagnostics, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites,
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumDiagnosticTestSuites_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumDiagnosticTestSuites_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumDiagnosticTestSuites_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumDiagnosticTestSuites_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumDiagnosticTestSuites_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phDiagnostics_vals, (const uintptr_t *)tracer_args->phDiagnostics, size_t,
             tracer_clamp(tracer_args->phDiagnostics
@@ -3644,18 +4168,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesDiagnosticsGetProperties: [4] hDiagnostics, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDiagnosticsGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDiagnosticsGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3666,18 +4193,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDiagnosticsGetTests: [4] hDiagnostics, [5] pCount, [6] pTests, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsGetTests,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetTests_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsGetTests_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDiagnosticsGetTests__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetTests_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsGetTests_args *, tracer_args,
+                      const struct ze_zesDiagnosticsGetTests_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsGetTests_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pTests_vals, (const uint8_t *)tracer_args->pTests, size_t,
             tracer_clamp((tracer_args->pTests
@@ -3694,57 +4224,68 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDiagnosticsRunTests: [4] hDiagnostics, [5] startIndex, [6] endIndex, [7] pResult, [3] result,
- * [8] pResult_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDiagnosticsRunTests,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsRunTests_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsRunTests_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDiagnosticsRunTests__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsRunTests_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDiagnosticsRunTests_args *, tracer_args,
+                      const struct ze_zesDiagnosticsRunTests_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDiagnosticsRunTests_record)) // the slots
                         ))
 
-/* zesDeviceEccAvailable: [4] hDevice, [5] pAvailable, [3] result, [6] pAvailable_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccAvailable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccAvailable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEccAvailable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEccAvailable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccAvailable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccAvailable_args *, tracer_args,
+                      const struct ze_zesDeviceEccAvailable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEccAvailable_record)) // the slots
                         ))
 
-/* zesDeviceEccConfigurable: [4] hDevice, [5] pConfigurable, [3] result, [6] pConfigurable_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEccConfigurable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccConfigurable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEccConfigurable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEccConfigurable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEccConfigurable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesDeviceEccConfigurable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEccConfigurable_record)) // the slots
                         ))
 
-/* zesDeviceGetEccState: [4] hDevice, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetEccState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetEccState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceGetEccState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceGetEccState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetEccState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetEccState_args *, tracer_args,
+                      const struct ze_zesDeviceGetEccState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceGetEccState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -3752,17 +4293,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDeviceSetEccState: [4] hDevice, [5] newState, [6] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceSetEccState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceSetEccState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceSetEccState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceSetEccState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceSetEccState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceSetEccState_args *, tracer_args,
+                      const struct ze_zesDeviceSetEccState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceSetEccState_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, newState_bytes, (const uint8_t *)tracer_args->newState, size_t,
                             tracer_clamp((tracer_args->newState ? 1 : 0) *
@@ -3775,18 +4319,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDeviceEnumEngineGroups: [4] hDevice, [5] pCount, [6] phEngine, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumEngineGroups,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumEngineGroups_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumEngineGroups_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumEngineGroups__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumEngineGroups_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumEngineGroups_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumEngineGroups_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phEngine_vals, (const uintptr_t *)tracer_args->phEngine, size_t,
             tracer_clamp(tracer_args->phEngine
@@ -3801,18 +4348,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesEngineGetProperties: [4] hEngine, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesEngineGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesEngineGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetProperties_args *, tracer_args,
+                      const struct ze_zesEngineGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesEngineGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3823,17 +4373,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesEngineGetActivity: [4] hEngine, [5] pStats, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesEngineGetActivity,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetActivity_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesEngineGetActivity_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesEngineGetActivity__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetActivity_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesEngineGetActivity_args *, tracer_args,
+                      const struct ze_zesEngineGetActivity_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesEngineGetActivity_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pStats_bytes,
                                                      (const uint8_t *)tracer_args->pStats, size_t,
                                                      tracer_clamp((tracer_args->pStats ? 1 : 0) *
@@ -3846,31 +4399,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesDeviceEventRegister: [4] hDevice, [5] events, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEventRegister,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEventRegister_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEventRegister_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEventRegister__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEventRegister_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEventRegister_args *, tracer_args,
+                      const struct ze_zesDeviceEventRegister_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEventRegister_record)) // the slots
                         ))
 
-/* zesDriverEventListen: [4] hDriver, [5] timeout, [6] count, [7] phDevices, [8] pNumDeviceEvents,
- * [9] pEvents, [3] result, [10] pNumDeviceEvents_val, [11] pEvents_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListen,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListen_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDriverEventListen_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDriverEventListen__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListen_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListen_args *, tracer_args,
+                      const struct ze_zesDriverEventListen_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDriverEventListen_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, phDevices_vals, (const uintptr_t *)tracer_args->phDevices,
                             size_t,
@@ -3878,18 +4436,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* zesDriverEventListenEx: [4] hDriver, [5] timeout, [6] count, [7] phDevices, [8] pNumDeviceEvents,
- * [9] pEvents, [3] result, [10] pNumDeviceEvents_val, [11] pEvents_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDriverEventListenEx,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 12)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListenEx_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDriverEventListenEx_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDriverEventListenEx__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListenEx_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesDriverEventListenEx_args *, tracer_args,
+                      const struct ze_zesDriverEventListenEx_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDriverEventListenEx_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uintptr_t, phDevices_vals, (const uintptr_t *)tracer_args->phDevices,
                             size_t,
@@ -3897,18 +4457,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_ELEMENTS)) // at entry
                         ))
 
-/* zesDeviceEnumFabricPorts: [4] hDevice, [5] pCount, [6] phPort, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFabricPorts,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFabricPorts_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFabricPorts_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumFabricPorts__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFabricPorts_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumFabricPorts_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFabricPorts_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phPort_vals, (const uintptr_t *)tracer_args->phPort, size_t,
             tracer_clamp(tracer_args->phPort
@@ -3923,18 +4486,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesFabricPortGetProperties: [4] hPort, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFabricPortGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -3945,18 +4511,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFabricPortGetLinkType: [4] hPort, [5] pLinkType, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetLinkType,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetLinkType_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetLinkType_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortGetLinkType__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetLinkType_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFabricPortGetLinkType_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetLinkType_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pLinkType_bytes, (const uint8_t *)tracer_args->pLinkType, size_t,
             tracer_clamp((tracer_args->pLinkType ? 1 : 0) * sizeof(*tracer_args->pLinkType),
@@ -3967,17 +4536,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFabricPortGetConfig: [4] hPort, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortGetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetConfig_args *, tracer_args,
+                      const struct ze_zesFabricPortGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -3990,17 +4562,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesFabricPortSetConfig: [4] hPort, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortSetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortSetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortSetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortSetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortSetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortSetConfig_args *, tracer_args,
+                      const struct ze_zesFabricPortSetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFabricPortSetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -4008,17 +4583,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zesFabricPortGetState: [4] hPort, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetState_args *, tracer_args,
+                      const struct ze_zesFabricPortGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -4031,18 +4609,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesFabricPortGetThroughput: [4] hPort, [5] pThroughput, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFabricPortGetThroughput,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetThroughput_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetThroughput_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFabricPortGetThroughput__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFabricPortGetThroughput_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFabricPortGetThroughput_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFabricPortGetThroughput_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pThroughput_bytes, (const uint8_t *)tracer_args->pThroughput, size_t,
             tracer_clamp((tracer_args->pThroughput ? 1 : 0) * sizeof(*tracer_args->pThroughput),
@@ -4053,18 +4634,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDeviceEnumFans: [4] hDevice, [5] pCount, [6] phFan, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFans,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFans_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFans_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumFans__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFans_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFans_args *, tracer_args,
+                      const struct ze_zesDeviceEnumFans_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFans_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phFan_vals, (const uintptr_t *)tracer_args->phFan, size_t,
             tracer_clamp(
@@ -4077,18 +4661,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesFanGetProperties: [4] hFan, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFanGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesFanGetProperties_args *, tracer_args,
+                      const struct ze_zesFanGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFanGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4099,17 +4686,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFanGetConfig: [4] hFan, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanGetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanGetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFanGetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanGetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFanGetConfig_args *, tracer_args,
+                      const struct ze_zesFanGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFanGetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -4122,79 +4712,94 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesFanSetDefaultMode: [4] hFan, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetDefaultMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanSetDefaultMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanSetDefaultMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFanSetDefaultMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetDefaultMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetDefaultMode_args *, tracer_args,
+                      const struct ze_zesFanSetDefaultMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFanSetDefaultMode_record)) // the slots
                         ))
 
-/* zesFanSetFixedSpeedMode: [4] hFan, [5] speed, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetFixedSpeedMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanSetFixedSpeedMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanSetFixedSpeedMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFanSetFixedSpeedMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetFixedSpeedMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetFixedSpeedMode_args *, tracer_args,
+                      const struct ze_zesFanSetFixedSpeedMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFanSetFixedSpeedMode_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, speed_bytes, (const uint8_t *)tracer_args->speed, size_t,
                             tracer_clamp((tracer_args->speed ? 1 : 0) * sizeof(*tracer_args->speed),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zesFanSetSpeedTableMode: [4] hFan, [5] speedTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanSetSpeedTableMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanSetSpeedTableMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanSetSpeedTableMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFanSetSpeedTableMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetSpeedTableMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesFanSetSpeedTableMode_args *, tracer_args,
+                      const struct ze_zesFanSetSpeedTableMode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFanSetSpeedTableMode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, speedTable_bytes, (const uint8_t *)tracer_args->speedTable, size_t,
             tracer_clamp((tracer_args->speedTable ? 1 : 0) * sizeof(*tracer_args->speedTable),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zesFanGetState: [4] hFan, [5] units, [6] pSpeed, [3] result, [7] pSpeed_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanGetState_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesFanGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFanGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFanGetState__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFanGetState_args *, tracer_args,
+                                             const struct ze_zesFanGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFanGetState_record)) // the slots
+                                               ))
 
-/* zesDeviceEnumFirmwares: [4] hDevice, [5] pCount, [6] phFirmware, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFirmwares,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFirmwares_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFirmwares_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumFirmwares__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFirmwares_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFirmwares_args *, tracer_args,
+                      const struct ze_zesDeviceEnumFirmwares_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFirmwares_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phFirmware_vals, (const uintptr_t *)tracer_args->phFirmware, size_t,
             tracer_clamp(tracer_args->phFirmware
@@ -4209,18 +4814,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesFirmwareGetProperties: [4] hFirmware, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFirmwareGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFirmwareGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFirmwareGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFirmwareGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4231,32 +4839,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFirmwareFlash: [4] hFirmware, [5] pImage, [6] size, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareFlash,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareFlash_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFirmwareFlash_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFirmwareFlash__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareFlash_args *, tracer_args,
+                                             const struct ze_zesFirmwareFlash_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFirmwareFlash_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesFirmwareFlash__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFirmwareFlash_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
-
-/* zesDeviceEnumFrequencyDomains: [4] hDevice, [5] pCount, [6] phFrequency, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumFrequencyDomains,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_ze, zesDeviceEnumFrequencyDomains,
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFrequencyDomains_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFrequencyDomains_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumFrequencyDomains__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumFrequencyDomains_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumFrequencyDomains_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumFrequencyDomains_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phFrequency_vals, (const uintptr_t *)tracer_args->phFrequency, size_t,
             tracer_clamp(tracer_args->phFrequency
@@ -4271,18 +4884,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesFrequencyGetProperties: [4] hFrequency, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFrequencyGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4293,19 +4909,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFrequencyGetAvailableClocks: [4] hFrequency, [5] pCount, [6] phFrequency, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetAvailableClocks,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyGetAvailableClocks,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetAvailableClocks_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetAvailableClocks_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyGetAvailableClocks__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetAvailableClocks_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFrequencyGetAvailableClocks_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetAvailableClocks_record)) // the slots
         lttng_ust_field_sequence(
             double, phFrequency_vals, (const double *)tracer_args->phFrequency, size_t,
             tracer_clamp(tracer_args->phFrequency
@@ -4320,17 +4938,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesFrequencyGetRange: [4] hFrequency, [5] pLimits, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetRange_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyGetRange__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetRange_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetRange_args *, tracer_args,
+                      const struct ze_zesFrequencyGetRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetRange_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pLimits_bytes,
                                                      (const uint8_t *)tracer_args->pLimits, size_t,
                                                      tracer_clamp((tracer_args->pLimits ? 1 : 0) *
@@ -4343,17 +4964,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesFrequencySetRange: [4] hFrequency, [5] pLimits, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencySetRange,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencySetRange_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencySetRange_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencySetRange__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencySetRange_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencySetRange_args *, tracer_args,
+                      const struct ze_zesFrequencySetRange_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencySetRange_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pLimits_bytes,
                                                      (const uint8_t *)tracer_args->pLimits, size_t,
                                                      tracer_clamp((tracer_args->pLimits ? 1 : 0) *
@@ -4361,17 +4985,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zesFrequencyGetState: [4] hFrequency, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetState_args *, tracer_args,
+                      const struct ze_zesFrequencyGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -4384,18 +5011,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesFrequencyGetThrottleTime: [4] hFrequency, [5] pThrottleTime, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyGetThrottleTime,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetThrottleTime_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetThrottleTime_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyGetThrottleTime__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyGetThrottleTime_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFrequencyGetThrottleTime_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFrequencyGetThrottleTime_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pThrottleTime_bytes, (const uint8_t *)tracer_args->pThrottleTime, size_t,
             tracer_clamp((tracer_args->pThrottleTime ? 1 : 0) * sizeof(*tracer_args->pThrottleTime),
@@ -4406,18 +5036,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFrequencyOcGetCapabilities: [4] hFrequency, [5] pOcCapabilities, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetCapabilities,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyOcGetCapabilities,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetCapabilities_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetCapabilities_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetCapabilities__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetCapabilities_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesFrequencyOcGetCapabilities_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetCapabilities_record)) // the slots
         lttng_ust_field_sequence_hex(uint8_t, pOcCapabilities_bytes,
                                      (const uint8_t *)tracer_args->pOcCapabilities, size_t,
                                      tracer_clamp((tracer_args->pOcCapabilities ? 1 : 0) *
@@ -4430,152 +5063,181 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                   TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesFrequencyOcGetFrequencyTarget: [4] hFrequency, [5] pCurrentOcFrequency, [3] result, [6]
- * pCurrentOcFrequency_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyOcGetFrequencyTarget,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetFrequencyTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetFrequencyTarget_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetFrequencyTarget_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesFrequencyOcGetFrequencyTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetFrequencyTarget_record)) // the slots
                         ))
 
-/* zesFrequencyOcSetFrequencyTarget: [4] hFrequency, [5] CurrentOcFrequency, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyOcSetFrequencyTarget,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetFrequencyTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetFrequencyTarget_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetFrequencyTarget_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zesFrequencyOcSetFrequencyTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetFrequencyTarget_record)) // the slots
                         ))
 
-/* zesFrequencyOcGetVoltageTarget: [4] hFrequency, [5] pCurrentVoltageTarget, [6]
- * pCurrentVoltageOffset, [3] result, [7] pCurrentVoltageTarget_val, [8] pCurrentVoltageOffset_val
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetVoltageTarget,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 9)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyOcGetVoltageTarget,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetVoltageTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetVoltageTarget_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetVoltageTarget_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9) // the slots
+                      const struct ze_zesFrequencyOcGetVoltageTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetVoltageTarget_record)) // the slots
                         ))
 
-/* zesFrequencyOcSetVoltageTarget: [4] hFrequency, [5] CurrentVoltageTarget, [6]
- * CurrentVoltageOffset, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetVoltageTarget,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesFrequencyOcSetVoltageTarget,
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetVoltageTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetVoltageTarget_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetVoltageTarget_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesFrequencyOcSetVoltageTarget_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetVoltageTarget_record)) // the slots
                         ))
 
-/* zesFrequencyOcSetMode: [4] hFrequency, [5] CurrentOcMode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcSetMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetMode_args *, tracer_args,
+                      const struct ze_zesFrequencyOcSetMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetMode_record)) // the slots
                         ))
 
-/* zesFrequencyOcGetMode: [4] hFrequency, [5] pCurrentOcMode, [3] result, [6] pCurrentOcMode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetMode_args *, tracer_args,
+                      const struct ze_zesFrequencyOcGetMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetMode_record)) // the slots
                         ))
 
-/* zesFrequencyOcGetIccMax: [4] hFrequency, [5] pOcIccMax, [3] result, [6] pOcIccMax_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetIccMax,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetIccMax_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetIccMax_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetIccMax__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetIccMax_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetIccMax_args *, tracer_args,
+                      const struct ze_zesFrequencyOcGetIccMax_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetIccMax_record)) // the slots
                         ))
 
-/* zesFrequencyOcSetIccMax: [4] hFrequency, [5] ocIccMax, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetIccMax,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetIccMax_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetIccMax_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcSetIccMax__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetIccMax_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetIccMax_args *, tracer_args,
+                      const struct ze_zesFrequencyOcSetIccMax_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetIccMax_record)) // the slots
                         ))
 
-/* zesFrequencyOcGetTjMax: [4] hFrequency, [5] pOcTjMax, [3] result, [6] pOcTjMax_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcGetTjMax,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetTjMax_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetTjMax_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcGetTjMax__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetTjMax_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcGetTjMax_args *, tracer_args,
+                      const struct ze_zesFrequencyOcGetTjMax_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcGetTjMax_record)) // the slots
                         ))
 
-/* zesFrequencyOcSetTjMax: [4] hFrequency, [5] ocTjMax, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesFrequencyOcSetTjMax,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetTjMax_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetTjMax_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesFrequencyOcSetTjMax__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetTjMax_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesFrequencyOcSetTjMax_args *, tracer_args,
+                      const struct ze_zesFrequencyOcSetTjMax_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesFrequencyOcSetTjMax_record)) // the slots
                         ))
 
-/* zesDeviceEnumLeds: [4] hDevice, [5] pCount, [6] phLed, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumLeds,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumLeds_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumLeds_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumLeds__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumLeds_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumLeds_args *, tracer_args,
+                      const struct ze_zesDeviceEnumLeds_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumLeds_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phLed_vals, (const uintptr_t *)tracer_args->phLed, size_t,
             tracer_clamp(
@@ -4588,18 +5250,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesLedGetProperties: [4] hLed, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesLedGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesLedGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesLedGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesLedGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesLedGetProperties_args *, tracer_args,
+                      const struct ze_zesLedGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesLedGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4610,72 +5275,81 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesLedGetState: [4] hLed, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesLedGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesLedGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesLedGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesLedGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes_out,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zesLedGetState_args *, tracer_args,
+                      const struct ze_zesLedGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zesLedGetState_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes_out, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* zesLedSetState: [4] hLed, [5] enable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesLedSetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesLedSetState_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesLedSetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesLedSetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetState__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesLedSetState_args *, tracer_args,
+                                             const struct ze_zesLedSetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesLedSetState_record)) // the slots
+                                               ))
 
-/* zesLedSetColor: [4] hLed, [5] pColor, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesLedSetColor,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesLedSetColor_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesLedSetColor_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesLedSetColor__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesLedSetColor_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, pColor_bytes,
-                                                     (const uint8_t *)tracer_args->pColor, size_t,
-                                                     tracer_clamp((tracer_args->pColor ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pColor),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zesLedSetColor_args *, tracer_args,
+                      const struct ze_zesLedSetColor_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zesLedSetColor_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, pColor_bytes, (const uint8_t *)tracer_args->pColor, size_t,
+            tracer_clamp((tracer_args->pColor ? 1 : 0) * sizeof(*tracer_args->pColor),
+                         TRACER_MAX_BYTES)) // at entry
+        ))
 
-/* zesDeviceEnumMemoryModules: [4] hDevice, [5] pCount, [6] phMemory, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumMemoryModules,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumMemoryModules_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumMemoryModules_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumMemoryModules__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumMemoryModules_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumMemoryModules_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumMemoryModules_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phMemory_vals, (const uintptr_t *)tracer_args->phMemory, size_t,
             tracer_clamp(tracer_args->phMemory
@@ -4690,18 +5364,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesMemoryGetProperties: [4] hMemory, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesMemoryGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesMemoryGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetProperties_args *, tracer_args,
+                      const struct ze_zesMemoryGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesMemoryGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4712,17 +5389,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesMemoryGetState: [4] hMemory, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesMemoryGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesMemoryGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetState_args *, tracer_args,
+                      const struct ze_zesMemoryGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesMemoryGetState_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
                                                      (const uint8_t *)tracer_args->pState, size_t,
                                                      tracer_clamp((tracer_args->pState ? 1 : 0) *
@@ -4735,18 +5415,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesMemoryGetBandwidth: [4] hMemory, [5] pBandwidth, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesMemoryGetBandwidth,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetBandwidth_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesMemoryGetBandwidth_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesMemoryGetBandwidth__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetBandwidth_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesMemoryGetBandwidth_args *, tracer_args,
+                      const struct ze_zesMemoryGetBandwidth_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesMemoryGetBandwidth_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pBandwidth_bytes, (const uint8_t *)tracer_args->pBandwidth, size_t,
             tracer_clamp((tracer_args->pBandwidth ? 1 : 0) * sizeof(*tracer_args->pBandwidth),
@@ -4757,45 +5440,54 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesDeviceEnumPerformanceFactorDomains: [4] hDevice, [5] pCount, [6] phPerf, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains,
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPerformanceFactorDomains_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPerformanceFactorDomains_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPerformanceFactorDomains_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
-        lttng_ust_field_sequence_hex(
-            uintptr_t, phPerf_vals, (const uintptr_t *)tracer_args->phPerf, size_t,
-            tracer_clamp(tracer_args->phPerf
-                             ? (tracer_args->pCount ? (size_t)(*tracer_args->pCount) : 0)
-                             : 0,
-                         TRACER_MAX_ELEMENTS)) // at entry
-        lttng_ust_field_sequence_hex(
-            uintptr_t, phPerf_vals_out, (const uintptr_t *)tracer_args->phPerf, size_t,
-            tracer_clamp(tracer_args->phPerf
-                             ? (tracer_args->pCount ? (size_t)(*tracer_args->pCount) : 0)
-                             : 0,
-                         TRACER_MAX_ELEMENTS)) // at exit
-        ))
+                      const struct ze_zesDeviceEnumPerformanceFactorDomains_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPerformanceFactorDomains_record)) // the slots
+                        lttng_ust_field_sequence_hex(
+                            uintptr_t, phPerf_vals, (const uintptr_t *)tracer_args->phPerf, size_t,
+                            tracer_clamp(tracer_args->phPerf
+                                             ? (tracer_args->pCount ? (size_t)(*tracer_args->pCount)
+                                                                    : 0)
+                                             : 0,
+                                         TRACER_MAX_ELEMENTS)) // at entry
+                        lttng_ust_field_sequence_hex(
+                            uintptr_t, phPerf_vals_out, (const uintptr_t *)tracer_args->phPerf,
+                            size_t,
+                            tracer_clamp(tracer_args->phPerf
+                                             ? (tracer_args->pCount ? (size_t)(*tracer_args->pCount)
+                                                                    : 0)
+                                             : 0,
+                                         TRACER_MAX_ELEMENTS)) // at exit
+                        ))
 
-/* zesPerformanceFactorGetProperties: [4] hPerf, [5] pProperties, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesPerformanceFactorGetProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPerformanceFactorGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesPerformanceFactorGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4806,44 +5498,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPerformanceFactorGetConfig: [4] hPerf, [5] pFactor, [3] result, [6] pFactor_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorGetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesPerformanceFactorGetConfig,
+    LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorGetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPerformanceFactorGetConfig__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorGetConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesPerformanceFactorGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorGetConfig_record)) // the slots
                         ))
 
-/* zesPerformanceFactorSetConfig: [4] hPerf, [5] factor, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPerformanceFactorSetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesPerformanceFactorSetConfig,
+    LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorSetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorSetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPerformanceFactorSetConfig__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPerformanceFactorSetConfig_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zesPerformanceFactorSetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPerformanceFactorSetConfig_record)) // the slots
                         ))
 
-/* zesDeviceEnumPowerDomains: [4] hDevice, [5] pCount, [6] phPower, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPowerDomains,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPowerDomains_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPowerDomains_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumPowerDomains__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPowerDomains_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumPowerDomains_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPowerDomains_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phPower_vals, (const uintptr_t *)tracer_args->phPower, size_t,
             tracer_clamp(tracer_args->phPower
@@ -4858,31 +5559,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesDeviceGetCardPowerDomain: [4] hDevice, [5] phPower, [3] result, [6] phPower_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceGetCardPowerDomain,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetCardPowerDomain_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceGetCardPowerDomain_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceGetCardPowerDomain__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceGetCardPowerDomain_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesDeviceGetCardPowerDomain_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceGetCardPowerDomain_record)) // the slots
                         ))
 
-/* zesPowerGetProperties: [4] hPower, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetProperties_args *, tracer_args,
+                      const struct ze_zesPowerGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -4893,17 +5600,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPowerGetEnergyCounter: [4] hPower, [5] pEnergy, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyCounter,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyCounter_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerGetEnergyCounter_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerGetEnergyCounter__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyCounter_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zesPowerGetEnergyCounter_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPowerGetEnergyCounter_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pEnergy_bytes,
                                                      (const uint8_t *)tracer_args->pEnergy, size_t,
                                                      tracer_clamp((tracer_args->pEnergy ? 1 : 0) *
@@ -4916,18 +5626,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesPowerGetLimits: [4] hPower, [5] pSustained, [6] pBurst, [7] pPeak, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimits,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimits_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerGetLimits_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerGetLimits__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimits_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimits_args *, tracer_args,
+                      const struct ze_zesPowerGetLimits_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerGetLimits_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSustained_bytes, (const uint8_t *)tracer_args->pSustained, size_t,
             tracer_clamp((tracer_args->pSustained ? 1 : 0) * sizeof(*tracer_args->pSustained),
@@ -4954,18 +5667,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPowerSetLimits: [4] hPower, [5] pSustained, [6] pBurst, [7] pPeak, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimits,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimits_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerSetLimits_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerSetLimits__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimits_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimits_args *, tracer_args,
+                      const struct ze_zesPowerSetLimits_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerSetLimits_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSustained_bytes, (const uint8_t *)tracer_args->pSustained, size_t,
             tracer_clamp((tracer_args->pSustained ? 1 : 0) * sizeof(*tracer_args->pSustained),
@@ -4980,18 +5696,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zesPowerGetEnergyThreshold: [4] hPower, [5] pThreshold, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetEnergyThreshold,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyThreshold_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerGetEnergyThreshold_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerGetEnergyThreshold__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetEnergyThreshold_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesPowerGetEnergyThreshold_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerGetEnergyThreshold_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pThreshold_bytes, (const uint8_t *)tracer_args->pThreshold, size_t,
             tracer_clamp((tracer_args->pThreshold ? 1 : 0) * sizeof(*tracer_args->pThreshold),
@@ -5002,31 +5721,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPowerSetEnergyThreshold: [4] hPower, [5] threshold, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetEnergyThreshold,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetEnergyThreshold_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerSetEnergyThreshold_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerSetEnergyThreshold__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetEnergyThreshold_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+                      const struct ze_zesPowerSetEnergyThreshold_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesPowerSetEnergyThreshold_record)) // the slots
                         ))
 
-/* zesDeviceEnumPsus: [4] hDevice, [5] pCount, [6] phPsu, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumPsus,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPsus_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPsus_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumPsus__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPsus_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumPsus_args *, tracer_args,
+                      const struct ze_zesDeviceEnumPsus_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumPsus_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phPsu_vals, (const uintptr_t *)tracer_args->phPsu, size_t,
             tracer_clamp(
@@ -5039,18 +5764,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesPsuGetProperties: [4] hPsu, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPsuGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPsuGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetProperties_args *, tracer_args,
+                      const struct ze_zesPsuGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPsuGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -5061,41 +5789,45 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPsuGetState: [4] hPsu, [5] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPsuGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPsuGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPsuGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes_out,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zesPsuGetState_args *, tracer_args,
+                      const struct ze_zesPsuGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zesPsuGetState_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes_out, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* zesDeviceEnumRasErrorSets: [4] hDevice, [5] pCount, [6] phRas, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumRasErrorSets,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumRasErrorSets_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumRasErrorSets_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumRasErrorSets__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumRasErrorSets_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumRasErrorSets_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumRasErrorSets_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phRas_vals, (const uintptr_t *)tracer_args->phRas, size_t,
             tracer_clamp(
@@ -5108,18 +5840,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                 TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesRasGetProperties: [4] hRas, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesRasGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesRasGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesRasGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetProperties_args *, tracer_args,
+                      const struct ze_zesRasGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesRasGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -5130,17 +5865,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesRasGetConfig: [4] hRas, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesRasGetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesRasGetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesRasGetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetConfig_args *, tracer_args,
+                      const struct ze_zesRasGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesRasGetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5153,17 +5891,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesRasSetConfig: [4] hRas, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasSetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesRasSetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesRasSetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesRasSetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesRasSetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesRasSetConfig_args *, tracer_args,
+                      const struct ze_zesRasSetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesRasSetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5171,41 +5912,45 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zesRasGetState: [4] hRas, [5] clear, [6] pState, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesRasGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesRasGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesRasGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesRasGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at entry
-                        lttng_ust_field_sequence_hex(uint8_t, pState_bytes_out,
-                                                     (const uint8_t *)tracer_args->pState, size_t,
-                                                     tracer_clamp((tracer_args->pState ? 1 : 0) *
-                                                                      sizeof(*tracer_args->pState),
-                                                                  TRACER_MAX_BYTES)) // at exit
-                        ))
+    LTTNG_UST_TP_ARGS(const struct ze_zesRasGetState_args *, tracer_args,
+                      const struct ze_zesRasGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_array_hex(uint64_t, record, (const uint64_t *)tracer_record,
+                                  TRACER_RECORD_SLOTS(struct ze_zesRasGetState_record)) // the slots
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at entry
+        lttng_ust_field_sequence_hex(
+            uint8_t, pState_bytes_out, (const uint8_t *)tracer_args->pState, size_t,
+            tracer_clamp((tracer_args->pState ? 1 : 0) * sizeof(*tracer_args->pState),
+                         TRACER_MAX_BYTES)) // at exit
+        ))
 
-/* zesDeviceEnumSchedulers: [4] hDevice, [5] pCount, [6] phScheduler, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumSchedulers,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumSchedulers_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumSchedulers_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumSchedulers__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumSchedulers_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumSchedulers_args *, tracer_args,
+                      const struct ze_zesDeviceEnumSchedulers_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumSchedulers_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phScheduler_vals, (const uintptr_t *)tracer_args->phScheduler, size_t,
             tracer_clamp(tracer_args->phScheduler
@@ -5220,18 +5965,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesSchedulerGetProperties: [4] hScheduler, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesSchedulerGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -5242,30 +5990,36 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesSchedulerGetCurrentMode: [4] hScheduler, [5] pMode, [3] result, [6] pMode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetCurrentMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetCurrentMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetCurrentMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerGetCurrentMode__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetCurrentMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesSchedulerGetCurrentMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetCurrentMode_record)) // the slots
                         ))
 
-/* zesSchedulerGetTimeoutModeProperties: [4] hScheduler, [5] getDefaults, [6] pConfig, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesSchedulerGetTimeoutModeProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimeoutModeProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetTimeoutModeProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimeoutModeProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesSchedulerGetTimeoutModeProperties_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetTimeoutModeProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5278,18 +6032,22 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesSchedulerGetTimesliceModeProperties: [4] hScheduler, [5] getDefaults, [6] pConfig, [3] result
- */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesSchedulerGetTimesliceModeProperties,
+    LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimesliceModeProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetTimesliceModeProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerGetTimesliceModeProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesSchedulerGetTimesliceModeProperties_record *,
+                      tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerGetTimesliceModeProperties_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5302,84 +6060,95 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesSchedulerSetTimeoutMode: [4] hScheduler, [5] pProperties, [6] pNeedReload, [3] result, [7]
- * pNeedReload_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimeoutMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimeoutMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetTimeoutMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerSetTimeoutMode__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimeoutMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesSchedulerSetTimeoutMode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetTimeoutMode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zesSchedulerSetTimesliceMode: [4] hScheduler, [5] pProperties, [6] pNeedReload, [3] result, [7]
- * pNeedReload_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetTimesliceMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimesliceMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetTimesliceMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerSetTimesliceMode__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetTimesliceMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesSchedulerSetTimesliceMode_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetTimesliceMode_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zesSchedulerSetExclusiveMode: [4] hScheduler, [5] pNeedReload, [3] result, [6] pNeedReload_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetExclusiveMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetExclusiveMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetExclusiveMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerSetExclusiveMode__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetExclusiveMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesSchedulerSetExclusiveMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetExclusiveMode_record)) // the slots
                         ))
 
-/* zesSchedulerSetComputeUnitDebugMode: [4] hScheduler, [5] pNeedReload, [3] result, [6]
- * pNeedReload_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode,
+    LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetComputeUnitDebugMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetComputeUnitDebugMode_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesSchedulerSetComputeUnitDebugMode_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+                      const struct ze_zesSchedulerSetComputeUnitDebugMode_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesSchedulerSetComputeUnitDebugMode_record)) // the slots
                         ))
 
-/* zesDeviceEnumStandbyDomains: [4] hDevice, [5] pCount, [6] phStandby, [3] result, [7] pCount_val
- */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumStandbyDomains,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumStandbyDomains_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumStandbyDomains_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumStandbyDomains__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumStandbyDomains_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumStandbyDomains_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumStandbyDomains_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phStandby_vals, (const uintptr_t *)tracer_args->phStandby, size_t,
             tracer_clamp(tracer_args->phStandby
@@ -5394,18 +6163,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesStandbyGetProperties: [4] hStandby, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesStandbyGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesStandbyGetProperties__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetProperties_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetProperties_args *, tracer_args,
+                      const struct ze_zesStandbyGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesStandbyGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -5416,45 +6188,53 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesStandbyGetMode: [4] hStandby, [5] pMode, [3] result, [6] pMode_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesStandbyGetMode_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesStandbyGetMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbyGetMode__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesStandbyGetMode_args *, tracer_args,
+                                             const struct ze_zesStandbyGetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesStandbyGetMode_record)) // the slots
+                                               ))
 
-/* zesStandbySetMode: [4] hStandby, [5] mode, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbySetMode,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesStandbySetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesStandbySetMode_record))))
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesStandbySetMode__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zesStandbySetMode_args *, tracer_args,
+                                             const struct ze_zesStandbySetMode_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesStandbySetMode_record)) // the slots
+                                               ))
 
 LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zesStandbySetMode__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesStandbySetMode_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
-                        ))
-
-/* zesDeviceEnumTemperatureSensors: [4] hDevice, [5] pCount, [6] phTemperature, [3] result, [7]
- * pCount_val */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesDeviceEnumTemperatureSensors,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+    lttng_ust_ze, zesDeviceEnumTemperatureSensors,
+    LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumTemperatureSensors_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumTemperatureSensors_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesDeviceEnumTemperatureSensors__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesDeviceEnumTemperatureSensors_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesDeviceEnumTemperatureSensors_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesDeviceEnumTemperatureSensors_record)) // the slots
         lttng_ust_field_sequence_hex(
             uintptr_t, phTemperature_vals, (const uintptr_t *)tracer_args->phTemperature, size_t,
             tracer_clamp(tracer_args->phTemperature
@@ -5470,18 +6250,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_ELEMENTS)) // at exit
         ))
 
-/* zesTemperatureGetProperties: [4] hTemperature, [5] pProperties, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetProperties,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetProperties_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetProperties_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesTemperatureGetProperties__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetProperties_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesTemperatureGetProperties_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetProperties_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pProperties_bytes, (const uint8_t *)tracer_args->pProperties, size_t,
             tracer_clamp((tracer_args->pProperties ? 1 : 0) * sizeof(*tracer_args->pProperties),
@@ -5492,17 +6275,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesTemperatureGetConfig: [4] hTemperature, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesTemperatureGetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetConfig_args *, tracer_args,
+                      const struct ze_zesTemperatureGetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5515,17 +6301,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zesTemperatureSetConfig: [4] hTemperature, [5] pConfig, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureSetConfig,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureSetConfig_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesTemperatureSetConfig_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesTemperatureSetConfig__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureSetConfig_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureSetConfig_args *, tracer_args,
+                      const struct ze_zesTemperatureSetConfig_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesTemperatureSetConfig_record)) // the slots
                         lttng_ust_field_sequence_hex(uint8_t, pConfig_bytes,
                                                      (const uint8_t *)tracer_args->pConfig, size_t,
                                                      tracer_clamp((tracer_args->pConfig ? 1 : 0) *
@@ -5533,31 +6322,37 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                                                   TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zesTemperatureGetState: [4] hTemperature, [5] pTemperature, [3] result, [6] pTemperature_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesTemperatureGetState,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetState_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetState_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesTemperatureGetState__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetState_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zesTemperatureGetState_args *, tracer_args,
+                      const struct ze_zesTemperatureGetState_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesTemperatureGetState_record)) // the slots
                         ))
 
-/* zesPowerGetLimitsExt: [4] hPower, [5] pCount, [6] pSustained, [3] result, [7] pCount_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerGetLimitsExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimitsExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerGetLimitsExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerGetLimitsExt__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimitsExt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPowerGetLimitsExt_args *, tracer_args,
+                      const struct ze_zesPowerGetLimitsExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerGetLimitsExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSustained_vals, (const uint8_t *)tracer_args->pSustained, size_t,
             tracer_clamp((tracer_args->pSustained
@@ -5574,18 +6369,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesPowerSetLimitsExt: [4] hPower, [5] pCount, [6] pSustained, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesPowerSetLimitsExt,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimitsExt_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesPowerSetLimitsExt_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesPowerSetLimitsExt__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimitsExt_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesPowerSetLimitsExt_args *, tracer_args,
+                      const struct ze_zesPowerSetLimitsExt_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesPowerSetLimitsExt_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pSustained_vals, (const uint8_t *)tracer_args->pSustained, size_t,
             tracer_clamp((tracer_args->pSustained
@@ -5595,18 +6393,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at entry
         ))
 
-/* zeGetGlobalProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetGlobalProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetGlobalProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetGlobalProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetGlobalProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetGlobalProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetGlobalProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetGlobalProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5617,18 +6418,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetDriverProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDriverProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetDriverProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetDriverProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetDriverProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetDriverProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetDriverProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetDriverProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5639,18 +6443,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetDeviceProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetDeviceProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetDeviceProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetDeviceProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetDeviceProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5661,18 +6468,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetDeviceExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetDeviceExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceExpProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetDeviceExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetDeviceExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetDeviceExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetDeviceExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetDeviceExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5683,18 +6493,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetContextProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetContextProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetContextProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetContextProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetContextProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetContextProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetContextProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetContextProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5705,18 +6518,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetCommandQueueProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandQueueProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetCommandQueueProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandQueueProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetCommandQueueProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetCommandQueueProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandQueueProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetCommandQueueProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetCommandQueueProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5727,18 +6543,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetCommandListProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetCommandListProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetCommandListProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandListProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetCommandListProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetCommandListProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetCommandListProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetCommandListProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetCommandListProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5749,18 +6568,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetImageProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetImageProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetImageProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetImageProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeGetImageProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetImageProcAddrTable_args *, tracer_args,
+                      const struct ze_zeGetImageProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetImageProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5771,18 +6593,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetImageExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetImageExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetImageExpProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetImageExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetImageExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetImageExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetImageExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetImageExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5793,18 +6618,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetFenceProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFenceProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetFenceProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetFenceProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetFenceProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeGetFenceProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetFenceProcAddrTable_args *, tracer_args,
+                      const struct ze_zeGetFenceProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetFenceProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5815,18 +6643,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetEventPoolProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventPoolProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetEventPoolProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetEventPoolProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetEventPoolProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetEventPoolProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetEventPoolProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetEventPoolProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5837,18 +6668,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetEventProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetEventProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetEventProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetEventProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeGetEventProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetEventProcAddrTable_args *, tracer_args,
+                      const struct ze_zeGetEventProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetEventProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5859,18 +6693,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetEventExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetEventExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetEventExpProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetEventExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetEventExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetEventExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetEventExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetEventExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5881,18 +6718,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetModuleProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetModuleProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetModuleProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetModuleProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetModuleProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5903,18 +6743,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetModuleBuildLogProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetModuleBuildLogProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleBuildLogProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetModuleBuildLogProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetModuleBuildLogProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetModuleBuildLogProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetModuleBuildLogProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5925,18 +6768,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetKernelProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetKernelProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetKernelProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetKernelProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetKernelProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5947,18 +6793,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetKernelExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetKernelExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelExpProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetKernelExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetKernelExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetKernelExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetKernelExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetKernelExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5969,18 +6818,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetSamplerProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetSamplerProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetSamplerProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetSamplerProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetSamplerProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetSamplerProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetSamplerProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetSamplerProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -5991,18 +6843,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetPhysicalMemProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetPhysicalMemProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetPhysicalMemProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetPhysicalMemProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetPhysicalMemProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetPhysicalMemProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetPhysicalMemProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetPhysicalMemProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6013,18 +6868,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetMemProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetMemProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetMemProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetMemProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetMemProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zeGetMemProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetMemProcAddrTable_args *, tracer_args,
+                      const struct ze_zeGetMemProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetMemProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6035,18 +6893,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetVirtualMemProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetVirtualMemProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zeGetVirtualMemProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zeGetVirtualMemProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetVirtualMemProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetVirtualMemProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetVirtualMemProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetVirtualMemProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6057,18 +6918,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetFabricVertexExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetFabricVertexExpProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricVertexExpProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetFabricVertexExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricVertexExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetFabricVertexExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetFabricVertexExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6079,18 +6943,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zeGetFabricEdgeExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricEdgeExpProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zeGetFabricEdgeExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zeGetFabricEdgeExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zeGetFabricEdgeExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zeGetFabricEdgeExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6101,18 +6968,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetDeviceProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDeviceProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetDeviceProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetDeviceProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetDeviceProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetDeviceProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetDeviceProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetDeviceProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6123,18 +6993,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetContextProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetContextProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetContextProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetContextProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetContextProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetContextProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetContextProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetContextProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6145,18 +7018,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetCommandListProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetCommandListProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetCommandListProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetCommandListProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetCommandListProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetCommandListProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetCommandListProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetCommandListProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetCommandListProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6167,18 +7043,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetModuleProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetModuleProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetModuleProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetModuleProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetModuleProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetModuleProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetModuleProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetModuleProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6189,18 +7068,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetKernelProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetKernelProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetKernelProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetKernelProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetKernelProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetKernelProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetKernelProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetKernelProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6211,18 +7093,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricGroupProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetMetricGroupProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetMetricGroupProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricGroupProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricGroupProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricGroupProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6233,18 +7118,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricGroupExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetMetricGroupExpProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupExpProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetMetricGroupExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricGroupExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricGroupExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricGroupExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6255,18 +7143,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetMetricProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6277,18 +7168,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricStreamerProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricStreamerProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetMetricStreamerProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricStreamerProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetMetricStreamerProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricStreamerProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricStreamerProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricStreamerProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6299,18 +7193,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricQueryPoolProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryPoolProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetMetricQueryPoolProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryPoolProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricQueryPoolProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricQueryPoolProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6321,18 +7218,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetMetricQueryProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetMetricQueryProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zetGetMetricQueryProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zetGetMetricQueryProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetMetricQueryProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetMetricQueryProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetMetricQueryProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetMetricQueryProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6343,18 +7243,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetTracerExpProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetTracerExpProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetTracerExpProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetTracerExpProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetTracerExpProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetTracerExpProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetTracerExpProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetTracerExpProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6365,18 +7268,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zetGetDebugProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zetGetDebugProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zetGetDebugProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zetGetDebugProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zetGetDebugProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zetGetDebugProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zetGetDebugProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zetGetDebugProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6387,18 +7293,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetDriverProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDriverProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetDriverProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetDriverProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetDriverProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetDriverProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetDriverProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetDriverProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6409,18 +7318,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetDeviceProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDeviceProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetDeviceProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetDeviceProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetDeviceProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetDeviceProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetDeviceProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetDeviceProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6431,18 +7343,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetSchedulerProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetSchedulerProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetSchedulerProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetSchedulerProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetSchedulerProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetSchedulerProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetSchedulerProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetSchedulerProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6453,18 +7368,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetPerformanceFactorProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesGetPerformanceFactorProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetPerformanceFactorProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesGetPerformanceFactorProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetPerformanceFactorProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetPerformanceFactorProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetPerformanceFactorProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6475,18 +7393,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetPowerProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPowerProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetPowerProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetPowerProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetPowerProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetPowerProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetPowerProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetPowerProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6497,18 +7418,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetFrequencyProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFrequencyProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetFrequencyProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetFrequencyProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetFrequencyProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetFrequencyProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetFrequencyProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetFrequencyProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6519,18 +7443,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetEngineProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetEngineProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetEngineProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetEngineProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetEngineProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetEngineProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetEngineProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetEngineProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6541,18 +7468,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetStandbyProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetStandbyProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetStandbyProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetStandbyProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetStandbyProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetStandbyProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetStandbyProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetStandbyProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6563,18 +7493,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetFirmwareProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFirmwareProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetFirmwareProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetFirmwareProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetFirmwareProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetFirmwareProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetFirmwareProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetFirmwareProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6585,18 +7518,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetMemoryProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetMemoryProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetMemoryProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetMemoryProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetMemoryProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetMemoryProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetMemoryProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetMemoryProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6607,18 +7543,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetFabricPortProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFabricPortProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesGetFabricPortProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetFabricPortProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesGetFabricPortProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetFabricPortProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetFabricPortProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetFabricPortProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetFabricPortProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6629,18 +7568,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetTemperatureProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetTemperatureProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesGetTemperatureProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetTemperatureProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesGetTemperatureProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetTemperatureProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetTemperatureProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetTemperatureProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetTemperatureProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6651,18 +7593,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetPsuProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetPsuProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetPsuProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetPsuProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetPsuProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesGetPsuProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetPsuProcAddrTable_args *, tracer_args,
+                      const struct ze_zesGetPsuProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetPsuProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6673,18 +7618,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetFanProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetFanProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetFanProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetFanProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetFanProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesGetFanProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetFanProcAddrTable_args *, tracer_args,
+                      const struct ze_zesGetFanProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetFanProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6695,18 +7643,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetLedProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetLedProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetLedProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetLedProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetLedProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesGetLedProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetLedProcAddrTable_args *, tracer_args,
+                      const struct ze_zesGetLedProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetLedProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6717,18 +7668,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetRasProcAddrTable: [4] version, [5] pDdiTable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetRasProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zesGetRasProcAddrTable_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zesGetRasProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetRasProcAddrTable__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zesGetRasProcAddrTable_args *, tracer_args, const uint64_t *,
-                      tracer_record),
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetRasProcAddrTable_args *, tracer_args,
+                      const struct ze_zesGetRasProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetRasProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6739,18 +7693,21 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zesGetDiagnosticsProcAddrTable: [4] version, [5] pDdiTable, [3] result */
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zesGetDiagnosticsProcAddrTable,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+LTTNG_UST_TRACEPOINT_EVENT(
+    lttng_ust_ze, zesGetDiagnosticsProcAddrTable,
+    LTTNG_UST_TP_ARGS(const struct ze_zesGetDiagnosticsProcAddrTable_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zesGetDiagnosticsProcAddrTable_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full,
     LTTNG_UST_TP_ARGS(const struct ze_zesGetDiagnosticsProcAddrTable_args *, tracer_args,
-                      const uint64_t *, tracer_record),
+                      const struct ze_zesGetDiagnosticsProcAddrTable_record *, tracer_record),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+        lttng_ust_field_array_hex(
+            uint64_t, record, (const uint64_t *)tracer_record,
+            TRACER_RECORD_SLOTS(struct ze_zesGetDiagnosticsProcAddrTable_record)) // the slots
         lttng_ust_field_sequence_hex(
             uint8_t, pDdiTable_bytes, (const uint8_t *)tracer_args->pDdiTable, size_t,
             tracer_clamp((tracer_args->pDdiTable ? 1 : 0) * sizeof(*tracer_args->pDdiTable),
@@ -6761,17 +7718,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                          TRACER_MAX_BYTES)) // at exit
         ))
 
-/* zelLoaderGetVersions: [4] num_elems, [5] versions, [3] result, [6] num_elems_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderGetVersions,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelLoaderGetVersions_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelLoaderGetVersions_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelLoaderGetVersions__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelLoaderGetVersions_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zelLoaderGetVersions_args *, tracer_args,
+                      const struct ze_zelLoaderGetVersions_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelLoaderGetVersions_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, versions_bytes, (const uint8_t *)tracer_args->versions, size_t,
                             tracer_clamp((tracer_args->versions ? 1 : 0) *
@@ -6779,61 +7739,72 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at exit
                         ))
 
-/* zelLoaderTranslateHandle: [4] handleType, [5] handleIn, [6] handleOut, [3] result, [7]
- * handleOut_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelLoaderTranslateHandle,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 8)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelLoaderTranslateHandle_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelLoaderTranslateHandle_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelLoaderTranslateHandle__full,
     LTTNG_UST_TP_ARGS(const struct ze_zelLoaderTranslateHandle_args *, tracer_args,
-                      const uint64_t *, tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8) // the slots
+                      const struct ze_zelLoaderTranslateHandle_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelLoaderTranslateHandle_record)) // the slots
                         ))
 
-/* zelTracerCreate: [4] desc, [5] phTracer, [3] result, [6] phTracer_val */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerCreate,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 7)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerCreate_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerCreate_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelTracerCreate__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelTracerCreate_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zelTracerCreate_args *, tracer_args,
+                      const struct ze_zelTracerCreate_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelTracerCreate_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, desc_bytes, (const uint8_t *)tracer_args->desc, size_t,
                             tracer_clamp((tracer_args->desc ? 1 : 0) * sizeof(*tracer_args->desc),
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zelTracerDestroy: [4] hTracer, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerDestroy,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 5)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerDestroy_record))))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    lttng_ust_ze, zelTracerDestroy__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelTracerDestroy_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5) // the slots
-                        ))
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerDestroy__full,
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerDestroy_args *, tracer_args,
+                                             const struct ze_zelTracerDestroy_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerDestroy_record)) // the slots
+                                               ))
 
-/* zelTracerSetPrologues: [4] hTracer, [5] pCoreCbs, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetPrologues,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetPrologues_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerSetPrologues_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelTracerSetPrologues__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetPrologues_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetPrologues_args *, tracer_args,
+                      const struct ze_zelTracerSetPrologues_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelTracerSetPrologues_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCoreCbs_bytes, (const uint8_t *)tracer_args->pCoreCbs, size_t,
                             tracer_clamp((tracer_args->pCoreCbs ? 1 : 0) *
@@ -6841,17 +7812,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zelTracerSetEpilogues: [4] hTracer, [5] pCoreCbs, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEpilogues,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEpilogues_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerSetEpilogues_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelTracerSetEpilogues__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEpilogues_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEpilogues_args *, tracer_args,
+                      const struct ze_zelTracerSetEpilogues_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelTracerSetEpilogues_record)) // the slots
                         lttng_ust_field_sequence_hex(
                             uint8_t, pCoreCbs_bytes, (const uint8_t *)tracer_args->pCoreCbs, size_t,
                             tracer_clamp((tracer_args->pCoreCbs ? 1 : 0) *
@@ -6859,17 +7833,20 @@ LTTNG_UST_TRACEPOINT_EVENT(
                                          TRACER_MAX_BYTES)) // at entry
                         ))
 
-/* zelTracerSetEnabled: [4] hTracer, [5] enable, [3] result */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_ze, zelTracerSetEnabled,
-                           LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record,
-                                                                         tracer_record, 6)))
+                           LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEnabled_record *,
+                                             tracer_record),
+                           LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+                               uint64_t, record, (const uint64_t *)tracer_record,
+                               TRACER_RECORD_SLOTS(struct ze_zelTracerSetEnabled_record))))
 
 LTTNG_UST_TRACEPOINT_EVENT(
     lttng_ust_ze, zelTracerSetEnabled__full,
-    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEnabled_args *, tracer_args, const uint64_t *,
-                      tracer_record),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6) // the slots
+    LTTNG_UST_TP_ARGS(const struct ze_zelTracerSetEnabled_args *, tracer_args,
+                      const struct ze_zelTracerSetEnabled_record *, tracer_record),
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_array_hex(
+        uint64_t, record, (const uint64_t *)tracer_record,
+        TRACER_RECORD_SLOTS(struct ze_zelTracerSetEnabled_record)) // the slots
                         ))
 
 #endif
