@@ -110,12 +110,12 @@ static char *run_finish(struct run *r, const char *program, const struct format_
   if (errors)
     str_trim(errors);
   if (WIFSIGNALED(status))
-    diag_error(d, "Cannot format generated code: file=%s: %s was killed by signal %d",
-               f->name, program, WTERMSIG(status));
+    diag_error(d, "Cannot format generated code: file=%s: %s was killed by signal %d", f->name,
+               program, WTERMSIG(status));
   else
-    diag_error(d, "Cannot format generated code: file=%s: %s exited with status %d%s%s",
-               f->name, program, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-               errors && *errors ? ": " : "", errors ? errors : "");
+    diag_error(d, "Cannot format generated code: file=%s: %s exited with status %d%s%s", f->name,
+               program, WIFEXITED(status) ? WEXITSTATUS(status) : -1, errors && *errors ? ": " : "",
+               errors ? errors : "");
   free(errors);
   return NULL;
 }
@@ -124,14 +124,13 @@ char *format_style_of(const char *template_dir) {
   return xasprintf("%s/../.clang-format", template_dir);
 }
 
-int format_files(struct format_file *files, size_t count, const char *style_path,
-                 struct diag *d) {
+int format_files(struct format_file *files, size_t count, const char *style_path, struct diag *d) {
   const char *program = getenv("CLANG_FORMAT");
   if (!program || !*program)
     program = "clang-format";
   if (access(style_path, R_OK) != 0)
-    return diag_error(d, "Cannot format generated code: no style file: path=%s: %s",
-                      style_path, strerror(errno));
+    return diag_error(d, "Cannot format generated code: no style file: path=%s: %s", style_path,
+                      strerror(errno));
   char *style_arg = xasprintf("--style=file:%s", style_path);
   struct run *runs = xcalloc(count, sizeof *runs);
   char **formatted = xcalloc(count, sizeof *formatted);
@@ -142,12 +141,13 @@ int format_files(struct format_file *files, size_t count, const char *style_path
       continue; /* not C, or nothing to format */
     int e = run_start(&runs[i], program, style_arg, &files[i]);
     if (e == ENOENT)
-      rc = diag_error(d, "Cannot format generated code: %s not found (install the "
+      rc = diag_error(d,
+                      "Cannot format generated code: %s not found (install the "
                       "clang-format package, as scripts/setup.sh does, or name the program "
-                      "in CLANG_FORMAT)", program);
+                      "in CLANG_FORMAT)",
+                      program);
     else if (e)
-      rc = diag_error(d, "Cannot format generated code: cannot run %s: %s", program,
-                      strerror(e));
+      rc = diag_error(d, "Cannot format generated code: cannot run %s: %s", program, strerror(e));
     if (e)
       runs[i].pid = -1;
   }

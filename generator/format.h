@@ -23,9 +23,8 @@ struct format_file {
 char *format_style_of(const char *template_dir);
 
 /* Formats every file whose name ends in .c or .h with the style file at style_path; other
- * files, and blank ones, are left as they are. Returns 0, or -1 with the cause in d (clang-format missing,
- * failing or killed; the style file missing), leaving every text as it was. */
-int format_files(struct format_file *files, size_t count, const char *style_path,
-                 struct diag *d);
+ * files, and blank ones, are left as they are. Returns 0, or -1 with the cause in d (clang-format
+ * missing, failing or killed; the style file missing), leaving every text as it was. */
+int format_files(struct format_file *files, size_t count, const char *style_path, struct diag *d);
 
 #endif

@@ -7,20 +7,11 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_expr.h"
 
 static bool is_scalar(const struct model_type *t) {
   return t->kind == MODEL_KIND_BOOL || t->kind == MODEL_KIND_INT || t->kind == MODEL_KIND_ENUM ||
          t->kind == MODEL_KIND_FLOAT || t->kind == MODEL_KIND_POINTER;
-}
-
-static const struct model_param *param_named(const struct model_function *f, const char *name,
-                                             size_t len) {
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
-      return p;
-  }
-  return NULL;
 }
 
 /* A length expression is C over the params, which are in scope in the null function as
@@ -32,7 +23,7 @@ static char *guarded_length(const struct model_function *f, const char *expr) {
   const char *start = s;
   while (isalnum((unsigned char)*s) || *s == '_')
     s++;
-  const struct model_param *first = param_named(f, start, (size_t)(s - start));
+  const struct model_param *first = view_param_named(f, start, (size_t)(s - start));
   if (first && first->type->kind == MODEL_KIND_POINTER)
     return xasprintf("%s ? (size_t)(%s) : 0", first->name, expr);
   return xasprintf("(size_t)(%s)", expr);

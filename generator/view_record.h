@@ -28,6 +28,8 @@ struct view_record_extra {
                              ("dest_world"), ... */
   const char *world;      /* ... and the C expression over tracer_args that gives it; or
                              NULL */
+  const char *before;     /* a statement before the call, whose local the slots read; or
+                             NULL */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

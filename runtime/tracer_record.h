@@ -32,7 +32,7 @@ enum {
   TRACER_RECORD_END,
   TRACER_RECORD_IDS,
   TRACER_RECORD_CALL,
-  TRACER_RECORD_HEAD, /* slots in the head: a function's own slots follow */
+  TRACER_RECORD_HEAD,          /* slots in the head: a function's own slots follow */
   TRACER_BATCH_CALL_SLOTS = 3, /* per call in a batch: start, end and call */
 };
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "tracer_call_batch.h"
+#include "tracer_device.h"
 #include "tracer_record.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -131,45 +132,6 @@ void *tracer_loaded_library(const char *library);
  * call then reports it through tracer_resolve). */
 void tracer_resolve_from(void *handle, const char *symbol, void **slot);
 
-/* Work put on a device by a traced call (trace.commands of a spec). The generated wrapper
- * fills it; the backend's hooks time it on the device. */
-enum tracer_command_kind {
-  TRACER_COMMAND_KERNEL = 0,
-  TRACER_COMMAND_TRANSFER = 1,
-  TRACER_COMMAND_OTHER = 2,
-};
-
-struct tracer_command {
-  const char *backend;           /* "opencl" */
-  enum tracer_command_kind kind;
-  const char *name;              /* the API function */
-  uintptr_t queue;               /* the queue or stream handle; 0 if none */
-  uintptr_t kernel;              /* the kernel object of a launch; 0 if none */
-  uint64_t bytes;                /* bytes moved by a transfer */
-  void **completion;             /* the call's completion-event out slot; NULL if none */
-  void *hook_event;              /* the hooks' own completion event, when the app gave none */
-  int hook_owns_event;           /* 1 when hook_event replaced a NULL slot */
-};
-
-/* Records a finished device command as lttng_ust_tracer:device_command. name is the kernel
- * name for kernels, the API function for transfers. Times are on the trace clock. */
-void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
-                           uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
-
-/* Which traced call submitted a device command: its thread and its start (trace clock),
- * as that call's own event records them; tid 0 when unknown. The device_command event
- * carries it (call_tid, call_start), so that the timeline joins each command to its
- * call exactly, whatever thread records the command and when. */
-struct tracer_call_id {
-  int32_t tid;
-  uint64_t start;
-};
-
-/* As tracer_device_command, with the submitting call (NULL: unknown). */
-void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
-                              enum tracer_command_kind kind, const char *name, uint64_t bytes,
-                              uintptr_t queue, uint64_t start, uint64_t end);
-
 /* Calls in flight: their depth goes into every call's record, and when the process exits
  * or dies of a fatal signal, every thread's open calls are written as
  * lttng_ust_tracer:unfinished (they never reach their own event). A thread keeps its own
@@ -281,10 +243,6 @@ static inline void tracer_batch_call(int backend, tracer_batch_writer *write, ui
   uint64_t one[1 + TRACER_BATCH_CALL_SLOTS] = {tracer_record_ids(), start, end, call};
   write(one, 1 + TRACER_BATCH_CALL_SLOTS);
 }
-
-/* The call the thread has just returned from: for a backend's <b>_command_end, which the
- * wrapper calls right after the real call returned (the popped entry is still there). */
-struct tracer_call_id tracer_call_returned(void);
 
 /* Counting is on unless the tracer asked for an event per call (TRACER_EVERY_CALL=1,
  * `tracer --every-call`), read once when the runtime loads. */

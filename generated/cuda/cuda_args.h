@@ -1083,7 +1083,6 @@ struct cuda_cuCtxSynchronize_args {
 struct cuda_cuCtxSynchronize_record {
   struct tracer_record_head head;
 };
-void cuda_hook_cuCtxSynchronize_after(struct cuda_cuCtxSynchronize_args *args);
 
 /* CUresult cuCtxSynchronize_v2(CUcontext ctx) */
 typedef __typeof__(cuCtxSynchronize_v2) cuda_cuCtxSynchronize_v2_fn;
@@ -2343,7 +2342,6 @@ struct cuda_cuMemcpy_record {
   uint64_t src;
   uint64_t ByteCount;
 };
-void cuda_hook_cuMemcpy_before(struct cuda_cuMemcpy_args *args);
 
 /* CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
  * CUcontext srcContext, size_t ByteCount) */
@@ -2366,7 +2364,6 @@ struct cuda_cuMemcpyPeer_record {
   uint64_t srcContext;
   uint64_t ByteCount;
 };
-void cuda_hook_cuMemcpyPeer_before(struct cuda_cuMemcpyPeer_args *args);
 
 /* CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) */
 typedef __typeof__(cuMemcpyHtoD_v2) cuda_cuMemcpyHtoD_v2_fn;
@@ -2384,7 +2381,6 @@ struct cuda_cuMemcpyHtoD_v2_record {
   uint64_t srcHost;
   uint64_t ByteCount;
 };
-void cuda_hook_cuMemcpyHtoD_v2_before(struct cuda_cuMemcpyHtoD_v2_args *args);
 
 /* CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) */
 typedef __typeof__(cuMemcpyDtoH_v2) cuda_cuMemcpyDtoH_v2_fn;
@@ -2402,7 +2398,6 @@ struct cuda_cuMemcpyDtoH_v2_record {
   uint64_t srcDevice;
   uint64_t ByteCount;
 };
-void cuda_hook_cuMemcpyDtoH_v2_before(struct cuda_cuMemcpyDtoH_v2_args *args);
 
 /* CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) */
 typedef __typeof__(cuMemcpyDtoD_v2) cuda_cuMemcpyDtoD_v2_fn;
@@ -2592,7 +2587,6 @@ struct cuda_cuMemcpyAsync_record {
   uint64_t ByteCount;
   uint64_t hStream;
 };
-void cuda_hook_cuMemcpyAsync_before(struct cuda_cuMemcpyAsync_args *args);
 
 /* CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
  * CUcontext srcContext, size_t ByteCount, CUstream hStream) */
@@ -2617,7 +2611,6 @@ struct cuda_cuMemcpyPeerAsync_record {
   uint64_t ByteCount;
   uint64_t hStream;
 };
-void cuda_hook_cuMemcpyPeerAsync_before(struct cuda_cuMemcpyPeerAsync_args *args);
 
 /* CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
  * CUstream hStream) */
@@ -2638,7 +2631,6 @@ struct cuda_cuMemcpyHtoDAsync_v2_record {
   uint64_t ByteCount;
   uint64_t hStream;
 };
-void cuda_hook_cuMemcpyHtoDAsync_v2_before(struct cuda_cuMemcpyHtoDAsync_v2_args *args);
 
 /* CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream
  * hStream) */
@@ -2659,7 +2651,6 @@ struct cuda_cuMemcpyDtoHAsync_v2_record {
   uint64_t ByteCount;
   uint64_t hStream;
 };
-void cuda_hook_cuMemcpyDtoHAsync_v2_before(struct cuda_cuMemcpyDtoHAsync_v2_args *args);
 
 /* CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
  * CUstream hStream) */
@@ -4591,7 +4582,6 @@ struct cuda_cuStreamSynchronize_record {
   struct tracer_record_head head;
   uint64_t hStream;
 };
-void cuda_hook_cuStreamSynchronize_after(struct cuda_cuStreamSynchronize_args *args);
 
 /* CUresult cuStreamDestroy_v2(CUstream hStream) */
 typedef __typeof__(cuStreamDestroy_v2) cuda_cuStreamDestroy_v2_fn;
@@ -4730,7 +4720,6 @@ struct cuda_cuEventSynchronize_record {
   struct tracer_record_head head;
   uint64_t hEvent;
 };
-void cuda_hook_cuEventSynchronize_after(struct cuda_cuEventSynchronize_args *args);
 
 /* CUresult cuEventDestroy_v2(CUevent hEvent) */
 typedef __typeof__(cuEventDestroy_v2) cuda_cuEventDestroy_v2_fn;
@@ -5193,7 +5182,6 @@ struct cuda_cuLaunchKernelEx_record {
   uint64_t kernelParams_val;
   uint64_t extra_val;
 };
-void cuda_hook_cuLaunchKernelEx_before(struct cuda_cuLaunchKernelEx_args *args);
 
 /* CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
  * unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
@@ -8610,9 +8598,15 @@ struct cuda_cuCheckpointProcessUnlock_record {
   uint64_t args;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
+/* Device work (trace.commands in the spec), which the backend's hooks time: around the
+ * real call of each command. */
 void cuda_command_begin(struct tracer_command *command);
 void cuda_command_end(struct tracer_command *command, int64_t status);
+/* The name of a launch's kernel, as the library says it (tracer_device.h); false when it
+ * cannot. */
+bool cuda_kernel_name(const struct tracer_command *command, char *name, size_t size);
+/* Where the memory at pointer lives, as the library says it (trace.copy_kinds). */
+enum tracer_memory cuda_memory_of(const struct tracer_command *command, const void *pointer);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_cuda:call, and the backend's index
  * among the batching ones, -1 until registered (cuda_tracepoints.c). */

@@ -23,7 +23,9 @@
  */
 #include "cuda_args.h"
 #include "cuda_tracepoints.h"
+#include "tracer_pending.h"
 #include "tracer_recording.h"
+#include "tracer_requests.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -38,6 +40,14 @@ static bool cuda_nested(const void *caller) {
          (tracer_code_contains(&cuda_own_code, caller) ||
           tracer_code_contains(&cuda_library_code, caller) || cuda_library_code.count == 0);
 }
+
+/* How the device commands of this backend are named (runtime/tracer_device.h). */
+static const struct tracer_device cuda_device = {
+    .backend = "cuda",
+    .kernel_name = cuda_kernel_name,
+    .memory_of = cuda_memory_of,
+    .copy_names = {'H', 'H', 'D', 'M', true},
+};
 
 /* The real functions, resolved from libcuda.so.1 on first use. */
 static struct {
@@ -3924,7 +3934,7 @@ cuda_traced_cuCtxSynchronize(cuda_cuCtxSynchronize_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  cuda_hook_cuCtxSynchronize_after(&tracer_args);
+  tracer_pending_drain("cuda", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuCtxSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -9311,15 +9321,18 @@ __attribute__((noinline)) static CUresult cuda_traced_cuMemcpy(cuda_cuMemcpy_fn 
   tracer_record.src = (uint64_t)(tracer_args.src);
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpy",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)(uintptr_t)tracer_args.src,
+      .dst = (const void *)(uintptr_t)tracer_args.dst,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpy_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpy);
   tracer_record.head.start = tracer_now();
@@ -9384,15 +9397,18 @@ cuda_traced_cuMemcpyPeer(cuda_cuMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.srcContext = (uint64_t)(uintptr_t)(tracer_args.srcContext);
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyPeer",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyPeer_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyPeer);
   tracer_record.head.start = tracer_now();
@@ -9456,15 +9472,18 @@ cuda_traced_cuMemcpyHtoD_v2(cuda_cuMemcpyHtoD_v2_fn *tracer_real, const void *tr
   tracer_record.srcHost = (uint64_t)(uintptr_t)(tracer_args.srcHost);
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyHtoD_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcHost,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyHtoD_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyHtoD_v2);
   tracer_record.head.start = tracer_now();
@@ -9527,15 +9546,18 @@ cuda_traced_cuMemcpyDtoH_v2(cuda_cuMemcpyDtoH_v2_fn *tracer_real, const void *tr
   tracer_record.srcDevice = (uint64_t)(tracer_args.srcDevice);
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyDtoH_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstHost,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyDtoH_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyDtoH_v2);
   tracer_record.head.start = tracer_now();
@@ -9598,13 +9620,17 @@ cuda_traced_cuMemcpyDtoD_v2(cuda_cuMemcpyDtoD_v2_fn *tracer_real, const void *tr
   tracer_record.srcDevice = (uint64_t)(tracer_args.srcDevice);
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyDtoD_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyDtoD_v2);
@@ -10341,15 +10367,18 @@ cuda_traced_cuMemcpyAsync(cuda_cuMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyAsync",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)(uintptr_t)tracer_args.src,
+      .dst = (const void *)(uintptr_t)tracer_args.dst,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyAsync_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyAsync);
   tracer_record.head.start = tracer_now();
@@ -10418,15 +10447,18 @@ cuda_traced_cuMemcpyPeerAsync(cuda_cuMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyPeerAsync",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyPeerAsync_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyPeerAsync);
   tracer_record.head.start = tracer_now();
@@ -10494,15 +10526,18 @@ cuda_traced_cuMemcpyHtoDAsync_v2(cuda_cuMemcpyHtoDAsync_v2_fn *tracer_real,
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyHtoDAsync_v2",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcHost,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyHtoDAsync_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyHtoDAsync_v2);
   tracer_record.head.start = tracer_now();
@@ -10569,15 +10604,18 @@ cuda_traced_cuMemcpyDtoHAsync_v2(cuda_cuMemcpyDtoHAsync_v2_fn *tracer_real,
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyDtoHAsync_v2",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstHost,
+      .named_copy = true,
   };
-  cuda_hook_cuMemcpyDtoHAsync_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyDtoHAsync_v2);
   tracer_record.head.start = tracer_now();
@@ -10644,13 +10682,17 @@ cuda_traced_cuMemcpyDtoDAsync_v2(cuda_cuMemcpyDtoDAsync_v2_fn *tracer_real,
   tracer_record.ByteCount = (uint64_t)(tracer_args.ByteCount);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemcpyDtoDAsync_v2",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)(uintptr_t)tracer_args.srcDevice,
+      .dst = (const void *)(uintptr_t)tracer_args.dstDevice,
+      .named_copy = true,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemcpyDtoDAsync_v2);
@@ -11266,13 +11308,17 @@ cuda_traced_cuMemsetD8_v2(cuda_cuMemsetD8_v2_fn *tracer_real, const void *tracer
   tracer_record.uc = (uint64_t)(tracer_args.uc);
   tracer_record.N = (uint64_t)(tracer_args.N);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD8_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD8_v2);
@@ -11333,13 +11379,17 @@ cuda_traced_cuMemsetD16_v2(cuda_cuMemsetD16_v2_fn *tracer_real, const void *trac
   tracer_record.us = (uint64_t)(tracer_args.us);
   tracer_record.N = (uint64_t)(tracer_args.N);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD16_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N * 2),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD16_v2);
@@ -11401,13 +11451,17 @@ cuda_traced_cuMemsetD32_v2(cuda_cuMemsetD32_v2_fn *tracer_real, const void *trac
   tracer_record.ui = (uint64_t)(tracer_args.ui);
   tracer_record.N = (uint64_t)(tracer_args.N);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD32_v2",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N * 4),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD32_v2);
@@ -11714,13 +11768,17 @@ cuda_traced_cuMemsetD8Async(cuda_cuMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.N = (uint64_t)(tracer_args.N);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD8Async",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD8Async);
@@ -11786,13 +11844,17 @@ cuda_traced_cuMemsetD16Async(cuda_cuMemsetD16Async_fn *tracer_real, const void *
   tracer_record.N = (uint64_t)(tracer_args.N);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD16Async",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N * 2),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD16Async);
@@ -11858,13 +11920,17 @@ cuda_traced_cuMemsetD32Async(cuda_cuMemsetD32Async_fn *tracer_real, const void *
   tracer_record.N = (uint64_t)(tracer_args.N);
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "cuMemsetD32Async",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.N * 4),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuMemsetD32Async);
@@ -18528,7 +18594,7 @@ cuda_traced_cuStreamSynchronize(cuda_cuStreamSynchronize_fn *tracer_real, const 
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  cuda_hook_cuStreamSynchronize_after(&tracer_args);
+  tracer_pending_drain("cuda", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -19161,7 +19227,7 @@ cuda_traced_cuEventSynchronize(cuda_cuEventSynchronize_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  cuda_hook_cuEventSynchronize_after(&tracer_args);
+  tracer_pending_drain("cuda", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -21002,13 +21068,17 @@ cuda_traced_cuLaunchKernel(cuda_cuLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.kernelParams = (uint64_t)(uintptr_t)(tracer_args.kernelParams);
   tracer_record.extra = (uint64_t)(uintptr_t)(tracer_args.extra);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "cuLaunchKernel",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = (uintptr_t)tracer_args.f,
       .bytes = 0,
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuLaunchKernel);
@@ -21085,15 +21155,18 @@ cuda_traced_cuLaunchKernelEx(cuda_cuLaunchKernelEx_fn *tracer_real, const void *
   tracer_record.kernelParams = (uint64_t)(uintptr_t)(tracer_args.kernelParams);
   tracer_record.extra = (uint64_t)(uintptr_t)(tracer_args.extra);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "cuLaunchKernelEx",
-      .queue = 0,
+      .queue = (tracer_args.config ? (uintptr_t)(tracer_args.config->hStream) : 0),
       .kernel = (uintptr_t)tracer_args.f,
       .bytes = 0,
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  cuda_hook_cuLaunchKernelEx_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuLaunchKernelEx);
   tracer_record.head.start = tracer_now();
@@ -21177,13 +21250,17 @@ __attribute__((noinline)) static CUresult cuda_traced_cuLaunchCooperativeKernel(
   tracer_record.hStream = (uint64_t)(uintptr_t)(tracer_args.hStream);
   tracer_record.kernelParams = (uint64_t)(uintptr_t)(tracer_args.kernelParams);
   struct tracer_command tracer_command = {
-      .backend = "cuda",
+      .device = &cuda_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "cuLaunchCooperativeKernel",
       .queue = (uintptr_t)tracer_args.hStream,
       .kernel = (uintptr_t)tracer_args.f,
       .bytes = 0,
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", CUDA_ID_cuLaunchCooperativeKernel);

@@ -6122,10 +6122,6 @@ struct cudart_cudaGetKernel_record {
   uint64_t kernelPtr_val;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void cudart_command_begin(struct tracer_command *command);
-void cudart_command_end(struct tracer_command *command, int64_t status);
-
 /* Minimal mode: writes one batch of calls as lttng_ust_cudart:call, and the backend's index
  * among the batching ones, -1 until registered (cudart_tracepoints.c). */
 void cudart_write_calls(const uint64_t *slots, unsigned count);

@@ -23,7 +23,9 @@
  */
 #include "cudart_args.h"
 #include "cudart_tracepoints.h"
+#include "tracer_pending.h"
 #include "tracer_recording.h"
+#include "tracer_requests.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs

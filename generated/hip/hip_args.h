@@ -2623,7 +2623,6 @@ struct hip_hipMemcpy_record {
   uint64_t sizeBytes;
   uint64_t kind;
 };
-void hip_hook_hipMemcpy_before(struct hip_hipMemcpy_args *args);
 
 /* hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
  * hipStream_t stream) */
@@ -2646,7 +2645,6 @@ struct hip_hipMemcpyWithStream_record {
   uint64_t kind;
   uint64_t stream;
 };
-void hip_hook_hipMemcpyWithStream_before(struct hip_hipMemcpyWithStream_args *args);
 
 /* hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) */
 typedef __typeof__(hipMemcpyHtoD) hip_hipMemcpyHtoD_fn;
@@ -2926,7 +2924,6 @@ struct hip_hipMemcpyAsync_record {
   uint64_t kind;
   uint64_t stream;
 };
-void hip_hook_hipMemcpyAsync_before(struct hip_hipMemcpyAsync_args *args);
 
 /* hipError_t hipMemset(void *dst, int value, size_t sizeBytes) */
 typedef __typeof__(hipMemset) hip_hipMemset_fn;
@@ -4152,7 +4149,6 @@ struct hip_hipModuleGetFunction_record {
   uint64_t kname;
   uint64_t function_val;
 };
-void hip_hook_hipModuleGetFunction_after(struct hip_hipModuleGetFunction_args *args);
 
 /* hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func) */
 typedef __typeof__(hipFuncGetAttributes) hip_hipFuncGetAttributes_fn;
@@ -7167,9 +7163,9 @@ struct hip_hipGraphicsUnregisterResource_record {
   uint64_t resource;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void hip_command_begin(struct tracer_command *command);
-void hip_command_end(struct tracer_command *command, int64_t status);
+/* The name of a launch's kernel, as the library says it (tracer_device.h); false when it
+ * cannot. */
+bool hip_kernel_name(const struct tracer_command *command, char *name, size_t size);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_hip:call, and the backend's index
  * among the batching ones, -1 until registered (hip_tracepoints.c). */

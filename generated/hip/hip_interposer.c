@@ -23,7 +23,9 @@
  */
 #include "hip_args.h"
 #include "hip_tracepoints.h"
+#include "tracer_pending.h"
 #include "tracer_recording.h"
+#include "tracer_requests.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -38,6 +40,22 @@ static bool hip_nested(const void *caller) {
          (tracer_code_contains(&hip_own_code, caller) ||
           tracer_code_contains(&hip_library_code, caller) || hip_library_code.count == 0);
 }
+
+/* How the device commands of this backend are named (runtime/tracer_device.h). */
+static const struct tracer_device hip_device = {
+    .backend = "hip",
+    .kernel_name = hip_kernel_name,
+    .memory_of = NULL,
+    .copy_names = {'H', 'H', 'D', 'S', false},
+};
+
+/* What the values of a direction param mean (trace.directions). */
+static const struct tracer_direction_value hip_directions[] = {
+    {hipMemcpyHostToHost, TRACER_COPY_H2H},
+    {hipMemcpyHostToDevice, TRACER_COPY_H2D},
+    {hipMemcpyDeviceToHost, TRACER_COPY_D2H},
+    {hipMemcpyDeviceToDevice, TRACER_COPY_D2D},
+};
 
 /* The real functions, resolved from libamdhip64.so.5 on first use. */
 static struct {
@@ -10725,16 +10743,18 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   tracer_record.kind = (uint64_t)(tracer_args.kind);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpy",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = tracer_copy_direction_of(hip_directions, 4, (int64_t)tracer_args.kind),
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = true,
   };
-  hip_hook_hipMemcpy_before(&tracer_args);
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpy);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -10744,7 +10764,8 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy, tracer_depth, tracer_args.tracer_status);
@@ -10799,16 +10820,18 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_record.kind = (uint64_t)(tracer_args.kind);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyWithStream",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = tracer_copy_direction_of(hip_directions, 4, (int64_t)tracer_args.kind),
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = true,
   };
-  hip_hook_hipMemcpyWithStream_before(&tracer_args);
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyWithStream);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -10818,7 +10841,8 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyWithStream, tracer_depth, tracer_args.tracer_status);
@@ -10871,15 +10895,18 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_record.src = (uint64_t)(uintptr_t)(tracer_args.src);
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyHtoD",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyHtoD);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -10888,7 +10915,8 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoD, tracer_depth, tracer_args.tracer_status);
@@ -10938,15 +10966,18 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_record.src = (uint64_t)(uintptr_t)(tracer_args.src);
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyDtoH",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyDtoH);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -10955,7 +10986,8 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoH, tracer_depth, tracer_args.tracer_status);
@@ -11005,15 +11037,18 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_record.src = (uint64_t)(uintptr_t)(tracer_args.src);
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyDtoD",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyDtoD);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11022,7 +11057,8 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoD, tracer_depth, tracer_args.tracer_status);
@@ -11074,15 +11110,18 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyHtoDAsync",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyHtoDAsync);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11092,7 +11131,8 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoDAsync, tracer_depth, tracer_args.tracer_status);
@@ -11146,15 +11186,18 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyDtoHAsync",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyDtoHAsync);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11164,7 +11207,8 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoHAsync, tracer_depth, tracer_args.tracer_status);
@@ -11219,15 +11263,18 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyDtoDAsync",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyDtoDAsync);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11237,7 +11284,8 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoDAsync, tracer_depth, tracer_args.tracer_status);
@@ -11853,16 +11901,18 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.kind = (uint64_t)(tracer_args.kind);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemcpyAsync",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = tracer_copy_direction_of(hip_directions, 4, (int64_t)tracer_args.kind),
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = true,
   };
-  hip_hook_hipMemcpyAsync_before(&tracer_args);
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemcpyAsync);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11872,7 +11922,8 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync, tracer_depth, tracer_args.tracer_status);
@@ -11925,15 +11976,18 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_record.value = (uint64_t)(int64_t)(tracer_args.value);
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemset",
       .queue = 0,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemset);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -11943,7 +11997,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset, tracer_depth, tracer_args.tracer_status);
@@ -12368,15 +12423,18 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_record.sizeBytes = (uint64_t)(tracer_args.sizeBytes);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "hipMemsetAsync",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.sizeBytes),
       .completion = NULL,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipMemsetAsync);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -12386,7 +12444,8 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetAsync, tracer_depth, tracer_args.tracer_status);
@@ -17103,7 +17162,9 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_hook_hipModuleGetFunction_after(&tracer_args);
+  if (tracer_args.tracer_status == hipSuccess)
+    tracer_kernel_named("hip", (tracer_args.function ? (uintptr_t)(*tracer_args.function) : 0),
+                        (const char *)tracer_args.kname);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleGetFunction, tracer_depth, tracer_args.tracer_status);
@@ -17554,15 +17615,18 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_record.kernelParams = (uint64_t)(uintptr_t)(tracer_args.kernelParams);
   tracer_record.extra = (uint64_t)(uintptr_t)(tracer_args.extra);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "hipModuleLaunchKernel",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = (uintptr_t)tracer_args.f,
       .bytes = 0,
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipModuleLaunchKernel);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -17574,7 +17638,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLaunchKernel, tracer_depth, tracer_args.tracer_status);
@@ -18790,15 +18855,18 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.sharedMemBytes = (uint64_t)(tracer_args.sharedMemBytes);
   tracer_record.stream = (uint64_t)(uintptr_t)(tracer_args.stream);
   struct tracer_command tracer_command = {
-      .backend = "hip",
+      .device = &hip_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "hipLaunchKernel",
       .queue = (uintptr_t)tracer_args.stream,
       .kernel = (uintptr_t)tracer_args.function_address,
       .bytes = 0,
       .completion = NULL,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
-  hip_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("hip", HIP_ID_hipLaunchKernel);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -18809,7 +18877,8 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  hip_command_end(&tracer_command, tracer_args.tracer_status);
+  tracer_command_host(&tracer_command, tracer_args.tracer_status == hipSuccess,
+                      tracer_record.head.start, tracer_record.head.end);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel, tracer_depth, tracer_args.tracer_status);

@@ -1955,10 +1955,6 @@ struct itt___itt_module_unload_with_sections_record {
   uint64_t module_obj;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void itt_command_begin(struct tracer_command *command);
-void itt_command_end(struct tracer_command *command, int64_t status);
-
 /* Minimal mode: writes one batch of calls as lttng_ust_itt:call, and the backend's index
  * among the batching ones, -1 until registered (itt_tracepoints.c). */
 void itt_write_calls(const uint64_t *slots, unsigned count);

@@ -6648,8 +6648,6 @@ struct mpich_MPI_Test_record {
   uint64_t flag_val;
   uint64_t bytes;
 };
-void mpich_hook_MPI_Test_before(struct mpich_MPI_Test_args *args);
-void mpich_hook_MPI_Test_after(struct mpich_MPI_Test_args *args);
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) mpich_MPI_Test_cancelled_fn;
@@ -6755,7 +6753,6 @@ struct mpich_MPI_Wait_record {
   uint64_t request_val;
   uint64_t bytes;
 };
-void mpich_hook_MPI_Wait_before(struct mpich_MPI_Wait_args *args);
 
 /* int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) */
 typedef __typeof__(MPI_Waitall) mpich_MPI_Waitall_fn;
@@ -6774,7 +6771,6 @@ struct mpich_MPI_Waitall_record {
   uint64_t array_of_statuses;
   uint64_t bytes;
 };
-void mpich_hook_MPI_Waitall_before(struct mpich_MPI_Waitall_args *args);
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) */
 typedef __typeof__(MPI_Waitany) mpich_MPI_Waitany_fn;
@@ -14570,23 +14566,13 @@ struct mpich_MPI_Register_datarep_c_record {
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
  * defined by the hooks. */
-uint64_t mpich_element_size(MPI_Datatype datatype);
-/* A call that started a request (its out-param) moving bytes, with its status: the hooks
- * keep the bytes for the call that completes the request, and return them. */
-uint64_t mpich_request_started(int64_t status, void *request, uint64_t bytes);
-/* The bytes of the requests the calling thread's last completion call completed
- * (trace.messages, kind complete): defined by the hooks. */
-uint64_t mpich_completed_bytes(void);
+uint64_t mpi_element_size(MPI_Datatype datatype);
 
 /* The world rank of rank in the group of handle (trace.world_rank), for the peers of
  * messages; rank itself when status is not success or rank is negative (no process, any
  * source): defined by the hooks. */
-int64_t mpich_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
-int64_t mpich_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
-
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void mpich_command_begin(struct tracer_command *command);
-void mpich_command_end(struct tracer_command *command, int64_t status);
+int64_t mpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
+int64_t mpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_mpich:call, and the backend's index
  * among the batching ones, -1 until registered (mpich_tracepoints.c). */

@@ -505,10 +505,6 @@ struct nvtx_nvtxDomainDestroy_record {
   uint64_t domain;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void nvtx_command_begin(struct tracer_command *command);
-void nvtx_command_end(struct tracer_command *command, int64_t status);
-
 /* Minimal mode: writes one batch of calls as lttng_ust_nvtx:call, and the backend's index
  * among the batching ones, -1 until registered (nvtx_tracepoints.c). */
 void nvtx_write_calls(const uint64_t *slots, unsigned count);

@@ -203,10 +203,6 @@ struct omp_ompt_callback_target_submit_emi_record {
 void omp_hook_ompt_callback_target_submit_emi_after(
     struct omp_ompt_callback_target_submit_emi_args *args);
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void omp_command_begin(struct tracer_command *command);
-void omp_command_end(struct tracer_command *command, int64_t status);
-
 /* Minimal mode: writes one batch of calls as lttng_ust_omp:call, and the backend's index
  * among the batching ones, -1 until registered (omp_tracepoints.c). */
 void omp_write_calls(const uint64_t *slots, unsigned count);

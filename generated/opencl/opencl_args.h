@@ -4627,9 +4627,13 @@ struct opencl_clGetImageRequirementsInfoEXT_record {
   uint64_t param_value_size_ret_val;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
+/* Device work (trace.commands in the spec), which the backend's hooks time: around the
+ * real call of each command. */
 void opencl_command_begin(struct tracer_command *command);
 void opencl_command_end(struct tracer_command *command, int64_t status);
+/* The name of a launch's kernel, as the library says it (tracer_device.h); false when it
+ * cannot. */
+bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t size);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_opencl:call, and the backend's index
  * among the batching ones, -1 until registered (opencl_tracepoints.c). */

@@ -23,7 +23,9 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_pending.h"
 #include "tracer_recording.h"
+#include "tracer_requests.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -38,6 +40,14 @@ static bool opencl_nested(const void *caller) {
          (tracer_code_contains(&opencl_own_code, caller) ||
           tracer_code_contains(&opencl_library_code, caller) || opencl_library_code.count == 0);
 }
+
+/* How the device commands of this backend are named (runtime/tracer_device.h). */
+static const struct tracer_device opencl_device = {
+    .backend = "opencl",
+    .kernel_name = opencl_kernel_name,
+    .memory_of = NULL,
+    .copy_names = {'H', 'H', 'D', 'S', false},
+};
 
 /* The real functions, resolved from libOpenCL.so.1 on first use. */
 static struct {
@@ -5692,22 +5702,6 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full)) {
-    opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clWaitForEvents);
-    cl_int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(num_events, event_list);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, (int64_t)tracer_result));
-    opencl_depth--;
-    return tracer_result;
-  }
   opencl_depth++;
   struct opencl_clWaitForEvents_args tracer_args;
   tracer_args.num_events = num_events;
@@ -5723,6 +5717,7 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  tracer_pending_drain("opencl", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
@@ -6361,21 +6356,6 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full)) {
-    opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clFinish);
-    cl_int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(command_queue);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clFinish, tracer_depth, (int64_t)tracer_result));
-    opencl_depth--;
-    return tracer_result;
-  }
   opencl_depth++;
   struct opencl_clFinish_args tracer_args;
   tracer_args.command_queue = command_queue;
@@ -6389,6 +6369,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  tracer_pending_drain("opencl", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
@@ -6454,13 +6435,17 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueReadBuffer",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadBuffer);
@@ -6559,7 +6544,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueReadBufferRect",
       .queue = (uintptr_t)tracer_args.command_queue,
@@ -6568,6 +6553,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
                                               tracer_args.region[2])
                                    : 0),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadBufferRect);
@@ -6663,13 +6652,17 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueWriteBuffer",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteBuffer);
@@ -6771,7 +6764,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueWriteBufferRect",
       .queue = (uintptr_t)tracer_args.command_queue,
@@ -6780,6 +6773,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
                                               tracer_args.region[2])
                                    : 0),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteBufferRect);
@@ -6876,13 +6873,17 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueFillBuffer",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueFillBuffer);
@@ -6970,13 +6971,17 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueCopyBuffer",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBuffer);
@@ -7073,7 +7078,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueCopyBufferRect",
       .queue = (uintptr_t)tracer_args.command_queue,
@@ -7082,6 +7087,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
                                               tracer_args.region[2])
                                    : 0),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyBufferRect);
@@ -7179,13 +7188,17 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueReadImage",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2H,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueReadImage);
@@ -7276,13 +7289,17 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueWriteImage",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_H2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueWriteImage);
@@ -7470,13 +7487,17 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueCopyImage",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_D2D,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueCopyImage);
@@ -7774,13 +7795,17 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueMapBuffer",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_MAP,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueMapBuffer);
@@ -7969,13 +7994,17 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueUnmapMemObject",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_UNMAP,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueUnmapMemObject);
@@ -8161,13 +8190,17 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "clEnqueueNDRangeKernel",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = (uintptr_t)tracer_args.kernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueNDRangeKernel);
@@ -8426,22 +8459,6 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full)) {
-    opencl_depth++;
-    unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList);
-    cl_int tracer_result;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_start);
-    tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
-    uint64_t tracer_end = tracer_now();
-    tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
-                                         (int64_t)tracer_result));
-    opencl_depth--;
-    return tracer_result;
-  }
   opencl_depth++;
   struct opencl_clEnqueueBarrierWithWaitList_args tracer_args;
   tracer_args.command_queue = command_queue;
@@ -8463,6 +8480,7 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  tracer_pending_drain("opencl", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
@@ -8631,13 +8649,17 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueSVMMemcpy",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemcpy);
@@ -8722,13 +8744,17 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "clEnqueueSVMMemFill",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueSVMMemFill);
@@ -9939,13 +9965,17 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_record.event_wait_list = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
   tracer_record.event = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
-      .backend = "opencl",
+      .device = &opencl_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "clEnqueueTask",
       .queue = (uintptr_t)tracer_args.command_queue,
       .kernel = (uintptr_t)tracer_args.kernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   opencl_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("opencl", OPENCL_ID_clEnqueueTask);

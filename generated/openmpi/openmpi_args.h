@@ -6137,8 +6137,6 @@ struct openmpi_MPI_Test_record {
   uint64_t flag_val;
   uint64_t bytes;
 };
-void openmpi_hook_MPI_Test_before(struct openmpi_MPI_Test_args *args);
-void openmpi_hook_MPI_Test_after(struct openmpi_MPI_Test_args *args);
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) openmpi_MPI_Test_cancelled_fn;
@@ -6942,7 +6940,6 @@ struct openmpi_MPI_Waitall_record {
   uint64_t array_of_statuses;
   uint64_t bytes;
 };
-void openmpi_hook_MPI_Waitall_before(struct openmpi_MPI_Waitall_args *args);
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) */
 typedef __typeof__(MPI_Waitany) openmpi_MPI_Waitany_fn;
@@ -6982,7 +6979,6 @@ struct openmpi_MPI_Wait_record {
   uint64_t request_val;
   uint64_t bytes;
 };
-void openmpi_hook_MPI_Wait_before(struct openmpi_MPI_Wait_args *args);
 
 /* int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int
  * array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -8323,23 +8319,13 @@ struct openmpi_MPI_Keyval_free_record {
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
  * defined by the hooks. */
-uint64_t openmpi_element_size(MPI_Datatype datatype);
-/* A call that started a request (its out-param) moving bytes, with its status: the hooks
- * keep the bytes for the call that completes the request, and return them. */
-uint64_t openmpi_request_started(int64_t status, void *request, uint64_t bytes);
-/* The bytes of the requests the calling thread's last completion call completed
- * (trace.messages, kind complete): defined by the hooks. */
-uint64_t openmpi_completed_bytes(void);
+uint64_t mpi_element_size(MPI_Datatype datatype);
 
 /* The world rank of rank in the group of handle (trace.world_rank), for the peers of
  * messages; rank itself when status is not success or rank is negative (no process, any
  * source): defined by the hooks. */
-int64_t openmpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
-int64_t openmpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
-
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
-void openmpi_command_begin(struct tracer_command *command);
-void openmpi_command_end(struct tracer_command *command, int64_t status);
+int64_t mpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
+int64_t mpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_openmpi:call, and the backend's index
  * among the batching ones, -1 until registered (openmpi_tracepoints.c). */

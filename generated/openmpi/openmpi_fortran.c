@@ -7,6 +7,7 @@
  */
 #include "openmpi_args.h"
 #include "openmpi_tracepoints.h"
+#include "tracer_requests.h"
 
 /* The library that exports the Fortran symbols: libmpi_mpifh.so.40. Arguments are forwarded
  * untouched; handles are turned into C handles for the record only. */
@@ -238,9 +239,9 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
       tracer_record_call(OPENMPI_ID_MPI_Accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes =
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0;
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, &tracer_record);
@@ -452,7 +453,7 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Allgather, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, &tracer_record);
@@ -521,11 +522,11 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iallgather, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
@@ -589,7 +590,7 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Allgatherv, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, &tracer_record);
@@ -658,11 +659,11 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iallgatherv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
@@ -765,9 +766,9 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Allreduce, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
@@ -829,11 +830,10 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iallreduce, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
@@ -895,7 +895,7 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoall, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, &tracer_record);
@@ -964,11 +964,11 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoall, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
@@ -1366,11 +1366,11 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Bcast, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
@@ -1425,11 +1425,11 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Bsend, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
@@ -1487,13 +1487,12 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibcast, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
@@ -1555,13 +1554,12 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Bsend_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
@@ -4556,9 +4554,9 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Exscan, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
@@ -4682,11 +4680,10 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iexscan, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
@@ -7993,10 +7990,10 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Gather, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
@@ -8066,13 +8063,13 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Igather, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
@@ -8138,10 +8135,10 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Gatherv, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
@@ -8211,13 +8208,13 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Igatherv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
@@ -8481,9 +8478,9 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
       tracer_record_call(OPENMPI_ID_MPI_Get, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes =
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0;
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, &tracer_record);
@@ -8567,9 +8564,9 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
       tracer_record_call(OPENMPI_ID_MPI_Get_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes =
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0;
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, &tracer_record);
@@ -9840,13 +9837,12 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibsend, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
@@ -10794,13 +10790,12 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Irecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.source_world = (uint64_t)openmpi_comm_world_rank(
-      tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
@@ -10861,13 +10856,12 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Irsend, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
@@ -10928,13 +10922,12 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Isend, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
@@ -10995,13 +10988,12 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Issend, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
@@ -12466,9 +12458,9 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
       tracer_record_call(OPENMPI_ID_MPI_Put, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes =
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0;
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, &tracer_record);
@@ -12592,12 +12584,12 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Raccumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(
-      tracer_args.tracer_status, tracer_args.request,
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0);
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, &tracer_record);
@@ -12660,13 +12652,12 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Recv_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.source_world = (uint64_t)openmpi_comm_world_rank(
-      tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
@@ -12723,11 +12714,11 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.source_world = (uint64_t)openmpi_comm_world_rank(
-      tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
+                                                             tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
@@ -12785,11 +12776,11 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
@@ -12853,13 +12844,12 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
@@ -13091,7 +13081,7 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
-                                                        openmpi_element_size(tracer_args.datatype)
+                                                        mpi_element_size(tracer_args.datatype)
                                                   : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args,
@@ -13159,11 +13149,11 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.recvcount > 0
-                                                    ? (uint64_t)tracer_args.recvcount *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                             mpi_element_size(tracer_args.datatype)
+                                                       : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args,
                          &tracer_record);
@@ -13390,12 +13380,12 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(
-      tracer_args.tracer_status, tracer_args.request,
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0);
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, &tracer_record);
@@ -13557,12 +13547,12 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rput, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(
-      tracer_args.tracer_status, tracer_args.request,
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.origin_count > 0
-          ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype)
+          ? (uint64_t)tracer_args.origin_count * mpi_element_size(tracer_args.origin_datatype)
           : 0);
-  tracer_record.target_rank_world = (uint64_t)openmpi_win_world_rank(
+  tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, &tracer_record);
@@ -13618,11 +13608,11 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rsend, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
@@ -13684,13 +13674,12 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rsend_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
@@ -13745,9 +13734,9 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Scan, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
@@ -13808,11 +13797,10 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iscan, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
@@ -13878,10 +13866,10 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
@@ -13951,13 +13939,13 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iscatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.sendcount > 0
-                                                    ? (uint64_t)tracer_args.sendcount *
-                                                          openmpi_element_size(tracer_args.sendtype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
+                                                             mpi_element_size(tracer_args.sendtype)
+                                                       : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
@@ -14023,10 +14011,10 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Scatterv, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
-                                                        openmpi_element_size(tracer_args.recvtype)
+                                                        mpi_element_size(tracer_args.recvtype)
                                                   : 0;
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
@@ -14096,13 +14084,13 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iscatterv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                                                tracer_args.recvcount > 0
-                                                    ? (uint64_t)tracer_args.recvcount *
-                                                          openmpi_element_size(tracer_args.recvtype)
-                                                    : 0);
-  tracer_record.root_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.root);
+  tracer_record.bytes =
+      tracer_request_started(tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+                             tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
+                                                             mpi_element_size(tracer_args.recvtype)
+                                                       : 0);
+  tracer_record.root_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
@@ -14164,13 +14152,12 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Send_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
@@ -14225,11 +14212,11 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Send, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
@@ -14303,10 +14290,10 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Sendrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
-                                                        openmpi_element_size(tracer_args.sendtype)
+                                                        mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
@@ -14374,11 +14361,11 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Sendrecv_replace, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args,
                          &tracer_record);
@@ -14441,13 +14428,12 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ssend_init, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes =
-      openmpi_request_started(tracer_args.tracer_status, tracer_args.request,
-                              tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                          openmpi_element_size(tracer_args.datatype)
-                                                    : 0);
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_request_started(
+      tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
+      tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0);
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
@@ -14502,11 +14488,11 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ssend, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = tracer_args.count > 0 ? (uint64_t)tracer_args.count *
-                                                    openmpi_element_size(tracer_args.datatype)
-                                              : 0;
-  tracer_record.dest_world = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status,
-                                                               tracer_args.comm, tracer_args.dest);
+  tracer_record.bytes = tracer_args.count > 0
+                            ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
+                            : 0;
+  tracer_record.dest_world =
+      (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
@@ -14793,7 +14779,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
@@ -14851,7 +14837,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
       tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
@@ -14890,7 +14876,6 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_record.flag = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record.request_in = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  openmpi_hook_MPI_Test_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Test);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -14901,13 +14886,15 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  openmpi_hook_MPI_Test_after(&tracer_args);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = tracer_args.tracer_status == MPI_SUCCESS &&
+                                (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
+                            ? tracer_request_completed(tracer_record.request_in)
+                            : 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
@@ -15012,7 +14999,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
@@ -17097,7 +17084,9 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.count = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record.array_of_requests = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record.array_of_statuses = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
-  openmpi_hook_MPI_Waitall_before(&tracer_args);
+  uint64_t tracer_completed = tracer_requests_completed(tracer_args.array_of_requests,
+                                                        sizeof *tracer_args.array_of_requests,
+                                                        false, (int64_t)tracer_args.count);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Waitall);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -17109,7 +17098,7 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = tracer_completed;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
@@ -17162,7 +17151,7 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
@@ -17198,7 +17187,6 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_record.request = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record.status = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record.request_in = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  openmpi_hook_MPI_Wait_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", OPENMPI_ID_MPI_Wait);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -17212,7 +17200,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
@@ -17269,7 +17257,7 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
-  tracer_record.bytes = openmpi_completed_bytes();
+  tracer_record.bytes = 0;
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))

@@ -909,7 +909,6 @@ struct ze_zeCommandQueueSynchronize_record {
   uint64_t hCommandQueue;
   uint64_t timeout;
 };
-void ze_hook_zeCommandQueueSynchronize_after(struct ze_zeCommandQueueSynchronize_args *args);
 
 /* ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const
  * ze_command_list_desc_t *desc, ze_command_list_handle_t *phCommandList) */
@@ -1110,8 +1109,6 @@ struct ze_zeCommandListAppendMemoryCopy_record {
   uint64_t numWaitEvents;
   uint64_t phWaitEvents;
 };
-void ze_hook_zeCommandListAppendMemoryCopy_before(
-    struct ze_zeCommandListAppendMemoryCopy_args *args);
 
 /* ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr, const
  * void *pattern, size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent, uint32_t
@@ -1537,7 +1534,6 @@ struct ze_zeEventHostSynchronize_record {
   uint64_t hEvent;
   uint64_t timeout;
 };
-void ze_hook_zeEventHostSynchronize_after(struct ze_zeEventHostSynchronize_args *args);
 
 /* ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) */
 typedef __typeof__(zeEventQueryStatus) ze_zeEventQueryStatus_fn;
@@ -1674,7 +1670,6 @@ struct ze_zeFenceHostSynchronize_record {
   uint64_t hFence;
   uint64_t timeout;
 };
-void ze_hook_zeFenceHostSynchronize_after(struct ze_zeFenceHostSynchronize_args *args);
 
 /* ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) */
 typedef __typeof__(zeFenceQueryStatus) ze_zeFenceQueryStatus_fn;
@@ -1781,7 +1776,6 @@ struct ze_zeMemAllocShared_record {
   uint64_t pptr;
   uint64_t pptr_val;
 };
-void ze_hook_zeMemAllocShared_after(struct ze_zeMemAllocShared_args *args);
 
 /* ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t
  * *device_desc, size_t size, size_t alignment, ze_device_handle_t hDevice, void **pptr) */
@@ -1807,7 +1801,6 @@ struct ze_zeMemAllocDevice_record {
   uint64_t pptr;
   uint64_t pptr_val;
 };
-void ze_hook_zeMemAllocDevice_after(struct ze_zeMemAllocDevice_args *args);
 
 /* ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t
  * *host_desc, size_t size, size_t alignment, void **pptr) */
@@ -1831,7 +1824,6 @@ struct ze_zeMemAllocHost_record {
   uint64_t pptr;
   uint64_t pptr_val;
 };
-void ze_hook_zeMemAllocHost_after(struct ze_zeMemAllocHost_args *args);
 
 /* ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) */
 typedef __typeof__(zeMemFree) ze_zeMemFree_fn;
@@ -1847,7 +1839,6 @@ struct ze_zeMemFree_record {
   uint64_t hContext;
   uint64_t ptr;
 };
-void ze_hook_zeMemFree_before(struct ze_zeMemFree_args *args);
 
 /* ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
  * ze_memory_allocation_properties_t *pMemAllocProperties, ze_device_handle_t *phDevice) */
@@ -2132,7 +2123,6 @@ struct ze_zeKernelCreate_record {
   uint64_t phKernel;
   uint64_t phKernel_val;
 };
-void ze_hook_zeKernelCreate_after(struct ze_zeKernelCreate_args *args);
 
 /* ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) */
 typedef __typeof__(zeKernelDestroy) ze_zeKernelDestroy_fn;
@@ -6697,9 +6687,15 @@ struct ze_zelTracerSetEnabled_record {
   uint64_t enable;
 };
 
-/* Device work (trace.commands in the spec) goes through the backend's hooks. */
+/* Device work (trace.commands in the spec), which the backend's hooks time: around the
+ * real call of each command. */
 void ze_command_begin(struct tracer_command *command);
 void ze_command_end(struct tracer_command *command, int64_t status);
+/* The name of a launch's kernel, as the library says it (tracer_device.h); false when it
+ * cannot. */
+bool ze_kernel_name(const struct tracer_command *command, char *name, size_t size);
+/* Where the memory at pointer lives, as the library says it (trace.copy_kinds). */
+enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer);
 
 /* Minimal mode: writes one batch of calls as lttng_ust_ze:call, and the backend's index
  * among the batching ones, -1 until registered (ze_tracepoints.c). */

@@ -23,7 +23,9 @@
  */
 #include "ze_args.h"
 #include "ze_tracepoints.h"
+#include "tracer_pending.h"
 #include "tracer_recording.h"
+#include "tracer_requests.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -37,6 +39,14 @@ static bool ze_nested(const void *caller) {
   return ze_depth && (tracer_code_contains(&ze_own_code, caller) ||
                       tracer_code_contains(&ze_library_code, caller) || ze_library_code.count == 0);
 }
+
+/* How the device commands of this backend are named (runtime/tracer_device.h). */
+static const struct tracer_device ze_device = {
+    .backend = "ze",
+    .kernel_name = ze_kernel_name,
+    .memory_of = ze_memory_of,
+    .copy_names = {'H', 'M', 'D', 'S', false},
+};
 
 /* The real functions, resolved from libze_loader.so.1 on first use. */
 static struct {
@@ -3179,7 +3189,7 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeCommandQueueSynchronize_after(&tracer_args);
+  tracer_pending_drain("ze", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -3909,15 +3919,18 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "zeCommandListAppendMemoryCopy",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)(uintptr_t)tracer_args.srcptr,
+      .dst = (const void *)(uintptr_t)tracer_args.dstptr,
+      .named_copy = true,
   };
-  ze_hook_zeCommandListAppendMemoryCopy_before(&tracer_args);
   ze_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListAppendMemoryCopy);
   tracer_record.head.start = tracer_now();
@@ -4003,13 +4016,17 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "zeCommandListAppendMemoryFill",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_FILL,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListAppendMemoryFill);
@@ -4106,7 +4123,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "zeCommandListAppendMemoryCopyRegion",
       .queue = (uintptr_t)tracer_args.hCommandList,
@@ -4116,6 +4133,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
                                tracer_args.srcRegion->depth)
                     : 0),
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListAppendMemoryCopyRegion);
@@ -4207,13 +4228,17 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_TRANSFER,
       .name = "zeCommandListAppendMemoryCopyFromContext",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = 0,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth =
@@ -5591,7 +5616,7 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeEventHostSynchronize_after(&tracer_args);
+  tracer_pending_drain("ze", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -6176,7 +6201,7 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeFenceHostSynchronize_after(&tracer_args);
+  tracer_pending_drain("ze", false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceHostSynchronize, tracer_depth, tracer_args.tracer_status);
@@ -6606,7 +6631,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeMemAllocShared_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_allocation_add("ze",
+                          (const void *)(tracer_args.pptr ? (uintptr_t)(*tracer_args.pptr) : 0),
+                          (size_t)(tracer_args.size), TRACER_MEMORY_SHARED);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocShared, tracer_depth, tracer_args.tracer_status);
@@ -6679,7 +6707,10 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeMemAllocDevice_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_allocation_add("ze",
+                          (const void *)(tracer_args.pptr ? (uintptr_t)(*tracer_args.pptr) : 0),
+                          (size_t)(tracer_args.size), TRACER_MEMORY_DEVICE);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocDevice, tracer_depth, tracer_args.tracer_status);
@@ -6748,7 +6779,10 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeMemAllocHost_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_allocation_add("ze",
+                          (const void *)(tracer_args.pptr ? (uintptr_t)(*tracer_args.pptr) : 0),
+                          (size_t)(tracer_args.size), TRACER_MEMORY_HOST);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocHost, tracer_depth, tracer_args.tracer_status);
@@ -6799,7 +6833,7 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
   struct ze_zeMemFree_record tracer_record;
   tracer_record.hContext = (uint64_t)(uintptr_t)(tracer_args.hContext);
   tracer_record.ptr = (uint64_t)(uintptr_t)(tracer_args.ptr);
-  ze_hook_zeMemFree_before(&tracer_args);
+  tracer_allocation_remove("ze", (const void *)(uintptr_t)tracer_args.ptr);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeMemFree);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -7961,7 +7995,9 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeKernelCreate_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_kernel_named("ze", (tracer_args.phKernel ? (uintptr_t)(*tracer_args.phKernel) : 0),
+                        (tracer_args.desc ? (const char *)(tracer_args.desc->pKernelName) : 0));
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelCreate, tracer_depth, tracer_args.tracer_status);
@@ -8972,13 +9008,17 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "zeCommandListAppendLaunchKernel",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = (uintptr_t)tracer_args.hKernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListAppendLaunchKernel);
@@ -9063,13 +9103,17 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "zeCommandListAppendLaunchCooperativeKernel",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = (uintptr_t)tracer_args.hKernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth =
@@ -9156,13 +9200,17 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.numWaitEvents = (uint64_t)(tracer_args.numWaitEvents);
   tracer_record.phWaitEvents = (uint64_t)(uintptr_t)(tracer_args.phWaitEvents);
   struct tracer_command tracer_command = {
-      .backend = "ze",
+      .device = &ze_device,
       .kind = TRACER_COMMAND_KERNEL,
       .name = "zeCommandListAppendLaunchKernelIndirect",
       .queue = (uintptr_t)tracer_args.hCommandList,
       .kernel = (uintptr_t)tracer_args.hKernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.hSignalEvent,
+      .direction = TRACER_COPY_UNKNOWN,
+      .src = (const void *)0,
+      .dst = (const void *)0,
+      .named_copy = false,
   };
   ze_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListAppendLaunchKernelIndirect);
