@@ -14,6 +14,7 @@ static const char *const spec_keys[] = {
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times", "kernel_names", "directions", "copy_kinds",
+                                         "command_lists",
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",

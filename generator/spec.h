@@ -86,6 +86,18 @@ struct spec_kernel_name {
   unsigned matches;
 };
 
+/* A call that makes, executes, resets or destroys command lists (trace.command_lists):
+ * one of create (the new list: `*phCommandList`, with its context, device and whether it
+ * is immediate), execute (an array of lists, `count` of them), reset and destroy (the
+ * list). Values are expressions over the function's params. */
+struct spec_command_list {
+  char *function; /* name or glob */
+  char *create, *context, *device, *execute, *count, *reset, *destroy;
+  int immediate;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
 /* A value of a direction param and the direction it means (trace.directions). */
 struct spec_direction_value {
   char *value; /* a constant of the model */
@@ -171,6 +183,7 @@ struct spec_trace {
   struct ptrvec commands;     /* struct spec_command* */
   struct ptrvec calls;        /* struct spec_call* */
   struct ptrvec kernel_names; /* struct spec_kernel_name* */
+  struct ptrvec command_lists; /* struct spec_command_list* */
   struct ptrvec directions;   /* struct spec_direction_value* */
   struct spec_copy_kinds copy_kinds;
   struct ptrvec dispatch_tables; /* struct spec_pattern*: functions that fill a table of

@@ -11,6 +11,8 @@ static const char *const command_keys[] = {"kind",       "queue",     "kernel", 
                                            "dst",        NULL};
 static const char *const call_keys[] = {"meaning", "bytes", "pointer", "memory", NULL};
 static const char *const kernel_name_keys[] = {"kernel", "name", NULL};
+static const char *const command_list_keys[] = {
+    "create", "context", "device", "immediate", "execute", "count", "reset", "destroy", NULL};
 static const char *const copy_kinds_keys[] = {"host",   "pageable",  "device",
                                               "shared", "host_kind", NULL};
 static const char *const directions[] = {"h2d", "d2h", "d2d", "h2h", "fill", "map", "unmap", NULL};
@@ -137,6 +139,32 @@ static int read_kernel_name(struct yamldoc *y, const char *function, struct spec
   return rc | spec_read_string(y, body, "name", true, &k->name, d);
 }
 
+static int read_command_list(struct yamldoc *y, const char *function, struct spec_loc loc,
+                             yaml_node_t *body, struct spec_trace *t, struct diag *d) {
+  struct spec_command_list *l = xcalloc(1, sizeof *l);
+  l->function = xstrdup(function);
+  l->loc = loc;
+  ptrvec_push(&t->command_lists, l);
+  int rc = spec_read_string(y, body, "create", false, &l->create, d);
+  rc |= spec_read_string(y, body, "context", false, &l->context, d);
+  rc |= spec_read_string(y, body, "device", false, &l->device, d);
+  rc |= spec_read_string(y, body, "execute", false, &l->execute, d);
+  rc |= spec_read_string(y, body, "count", false, &l->count, d);
+  rc |= spec_read_string(y, body, "reset", false, &l->reset, d);
+  rc |= spec_read_string(y, body, "destroy", false, &l->destroy, d);
+  yaml_node_t *immediate = yamldoc_get(y, body, "immediate");
+  rc |= immediate ? spec_read_bool(y, immediate, &l->immediate, d) : 0;
+  int roles = !!l->create + !!l->execute + !!l->reset + !!l->destroy;
+  if (roles != 1 || !l->execute != !l->count ||
+      ((l->context || l->device || immediate) && !l->create))
+    rc = yamldoc_error(y, body, d,
+                       "Cannot read trace command list: function=%s: expected one of create "
+                       "(with context, device, immediate), execute (with count), reset or "
+                       "destroy",
+                       l->function);
+  return rc;
+}
+
 /* trace.directions: CONSTANT: DIRECTION. */
 static int read_directions(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
                            struct diag *d) {
@@ -199,6 +227,8 @@ int spec_read_device(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, st
                      d);
   rc |= read_entries(y, yamldoc_get(y, n, "kernel_names"), "kernel_names", "trace kernel name",
                      kernel_name_keys, read_kernel_name, t, d);
+  rc |= read_entries(y, yamldoc_get(y, n, "command_lists"), "command_lists", "trace command list",
+                     command_list_keys, read_command_list, t, d);
   rc |= read_directions(y, yamldoc_get(y, n, "directions"), t, d);
   return rc | read_copy_kinds(y, yamldoc_get(y, n, "copy_kinds"), &t->copy_kinds, d);
 }
@@ -237,6 +267,19 @@ void spec_free_device(struct spec_trace *t) {
     free(k);
   }
   ptrvec_free(&t->kernel_names);
+  for (size_t i = 0; i < t->command_lists.len; i++) {
+    struct spec_command_list *l = t->command_lists.items[i];
+    free(l->function);
+    free(l->create);
+    free(l->context);
+    free(l->device);
+    free(l->execute);
+    free(l->count);
+    free(l->reset);
+    free(l->destroy);
+    free(l);
+  }
+  ptrvec_free(&t->command_lists);
   for (size_t i = 0; i < t->directions.len; i++) {
     struct spec_direction_value *v = t->directions.items[i];
     free(v->value);

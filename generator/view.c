@@ -362,7 +362,8 @@ static struct tree *build_function(struct view *v, const struct model_function *
   /* Device machinery that reads the arguments or the status (view_device.c). */
   bool device = tree_get(fn, "command") || tree_get(fn, "allocation") ||
                 tree_get(fn, "deallocation") || tree_get(fn, "kernel_named") ||
-                tree_get(fn, "drain");
+                tree_get(fn, "drain") || tree_get(fn, "list_created") ||
+                tree_get(fn, "lists_executed") || tree_get(fn, "list_reset");
   view_recording_function(v->s, f, fn);
   bool counted = matches(&v->s->trace.counted, f->name);
   if (counted && (before || after || device || slot))

@@ -81,11 +81,15 @@ static void build_command(struct view_device *v, const struct model_function *f,
   free(completion);
   char *direction = xstrdup(tracer_direction(c->direction));
   if (c->direction_param) {
-    if (!view_param_named(f, c->direction_param, strlen(c->direction_param)) ||
-        !v->s->trace.directions.len)
+    if (!view_param_named(f, c->direction_param, strlen(c->direction_param)))
       v->status = diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
                                 "Cannot wire command: function=%s, direction_param=%s names no "
-                                "param, or trace.directions gives no value",
+                                "param",
+                                f->name, c->direction_param);
+    else if (!v->s->trace.directions.len)
+      v->status = diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
+                                "Cannot wire command: function=%s, direction_param=%s: "
+                                "trace.directions says what no value means",
                                 f->name, c->direction_param);
     free(direction);
     direction = xasprintf("tracer_copy_direction_of(%s_directions, %zu, (int64_t)tracer_args.%s)",
@@ -141,6 +145,41 @@ static void build_kernel_name(struct view_device *v, const struct model_function
   free(name);
 }
 
+static void build_command_list(struct view_device *v, const struct model_function *f,
+                               const struct spec_command_list *l, struct tree *fn) {
+  const char *what = "command list";
+  if (l->create) {
+    struct tree *t = tree_set(fn, "list_created", tree_map());
+    const char *keys[] = {"list", "context", "device"};
+    const char *exprs[] = {l->create, l->context, l->device};
+    for (size_t i = 0; i < 3; i++) {
+      char *value = exprs[i] ? value_of(v, f, l->loc, what, keys[i], exprs[i], false) : NULL;
+      tree_set_string(t, keys[i], value ? value : "0");
+      free(value);
+    }
+    tree_set_string(t, "immediate", l->immediate ? "true" : "false");
+    tree_set_string(t, "success", v->success);
+  } else if (l->execute) {
+    if (!view_param_named(f, l->execute, strlen(l->execute)) ||
+        !view_param_named(f, l->count, strlen(l->count)))
+      v->status = diag_error_at(v->d, v->s->path, l->loc.line, l->loc.column,
+                                "Cannot wire command list: function=%s, execute=%s and "
+                                "count=%s must name params",
+                                f->name, l->execute, l->count);
+    struct tree *t = tree_set(fn, "lists_executed", tree_map());
+    tree_set_string(t, "lists", l->execute);
+    tree_set_string(t, "count", l->count);
+    tree_set_string(t, "success", v->success);
+  } else {
+    const char *expr = l->reset ? l->reset : l->destroy;
+    char *list = value_of(v, f, l->loc, what, l->reset ? "reset" : "destroy", expr, false);
+    struct tree *t = tree_set(fn, "list_reset", tree_map());
+    tree_set_string(t, "list", list ? list : "0");
+    tree_set_string(t, "destroy", l->destroy ? "true" : "false");
+    free(list);
+  }
+}
+
 struct view_device *view_device_new(const struct model *m, const struct spec *s, struct diag *d,
                                     const char *prefix) {
   struct view_device *v = xcalloc(1, sizeof *v);
@@ -166,6 +205,14 @@ void view_device_function(struct view_device *v, const struct model_function *f,
     const struct spec_call *c = t->calls.items[i];
     if (fnmatch(c->function, f->name, 0) == 0) {
       build_call(v, f, c, fn);
+      break;
+    }
+  }
+  for (size_t i = 0; i < t->command_lists.len; i++) {
+    struct spec_command_list *l = t->command_lists.items[i];
+    if (fnmatch(l->function, f->name, 0) == 0) {
+      l->matches++;
+      build_command_list(v, f, l, fn);
       break;
     }
   }
@@ -253,6 +300,13 @@ int view_device_finish(struct view_device *v, struct tree *root) {
       v->status =
           diag_error_at(v->d, v->s->path, k->loc.line, k->loc.column,
                         "Filter matches nothing: trace.kernel_names function=%s", k->function);
+  }
+  for (size_t i = 0; i < t->command_lists.len; i++) {
+    const struct spec_command_list *l = t->command_lists.items[i];
+    if (!l->matches)
+      v->status =
+          diag_error_at(v->d, v->s->path, l->loc.line, l->loc.column,
+                        "Filter matches nothing: trace.command_lists function=%s", l->function);
   }
   int status = v->status;
   free(v->kernel_name_matches);

@@ -891,8 +891,6 @@ struct ze_zeCommandQueueExecuteCommandLists_record {
   uint64_t phCommandLists;
   uint64_t hFence;
 };
-void ze_hook_zeCommandQueueExecuteCommandLists_after(
-    struct ze_zeCommandQueueExecuteCommandLists_args *args);
 
 /* ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout)
  */
@@ -930,7 +928,6 @@ struct ze_zeCommandListCreate_record {
   uint64_t phCommandList;
   uint64_t phCommandList_val;
 };
-void ze_hook_zeCommandListCreate_after(struct ze_zeCommandListCreate_args *args);
 
 /* ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t
  * hDevice, const ze_command_queue_desc_t *altdesc, ze_command_list_handle_t *phCommandList) */
@@ -952,7 +949,6 @@ struct ze_zeCommandListCreateImmediate_record {
   uint64_t phCommandList;
   uint64_t phCommandList_val;
 };
-void ze_hook_zeCommandListCreateImmediate_after(struct ze_zeCommandListCreateImmediate_args *args);
 
 /* ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) */
 typedef __typeof__(zeCommandListDestroy) ze_zeCommandListDestroy_fn;
@@ -966,7 +962,6 @@ struct ze_zeCommandListDestroy_record {
   struct tracer_record_head head;
   uint64_t hCommandList;
 };
-void ze_hook_zeCommandListDestroy_before(struct ze_zeCommandListDestroy_args *args);
 
 /* ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) */
 typedef __typeof__(zeCommandListClose) ze_zeCommandListClose_fn;
@@ -993,7 +988,6 @@ struct ze_zeCommandListReset_record {
   struct tracer_record_head head;
   uint64_t hCommandList;
 };
-void ze_hook_zeCommandListReset_before(struct ze_zeCommandListReset_args *args);
 
 /* ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
  * uint64_t *dstptr, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t

@@ -3124,7 +3124,9 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeCommandQueueExecuteCommandLists_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_lists_executed("ze", tracer_args.phCommandLists, sizeof *tracer_args.phCommandLists,
+                          (int64_t)tracer_args.numCommandLists);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandQueueExecuteCommandLists,
                                                tracer_depth, tracer_args.tracer_status);
@@ -3255,7 +3257,10 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeCommandListCreate_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_list_created("ze",
+                        (tracer_args.phCommandList ? (uintptr_t)(*tracer_args.phCommandList) : 0),
+                        (uintptr_t)tracer_args.hContext, (uintptr_t)tracer_args.hDevice, false);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListCreate, tracer_depth, tracer_args.tracer_status);
@@ -3323,7 +3328,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  ze_hook_zeCommandListCreateImmediate_after(&tracer_args);
+  if (tracer_args.tracer_status == ZE_RESULT_SUCCESS)
+    tracer_list_created("ze",
+                        (tracer_args.phCommandList ? (uintptr_t)(*tracer_args.phCommandList) : 0),
+                        (uintptr_t)tracer_args.hContext, (uintptr_t)tracer_args.hDevice, true);
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListCreateImmediate, tracer_depth,
                                                tracer_args.tracer_status);
@@ -3376,7 +3384,7 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
   tracer_args.hCommandList = hCommandList;
   struct ze_zeCommandListDestroy_record tracer_record;
   tracer_record.hCommandList = (uint64_t)(uintptr_t)(tracer_args.hCommandList);
-  ze_hook_zeCommandListDestroy_before(&tracer_args);
+  tracer_list_reset("ze", (uintptr_t)tracer_args.hCommandList, true);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListDestroy);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);
@@ -3499,7 +3507,7 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
   tracer_args.hCommandList = hCommandList;
   struct ze_zeCommandListReset_record tracer_record;
   tracer_record.hCommandList = (uint64_t)(uintptr_t)(tracer_args.hCommandList);
-  ze_hook_zeCommandListReset_before(&tracer_args);
+  tracer_list_reset("ze", (uintptr_t)tracer_args.hCommandList, false);
   unsigned tracer_depth = tracer_inflight_push("ze", ZE_ID_zeCommandListReset);
   tracer_record.head.start = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record.head.start);

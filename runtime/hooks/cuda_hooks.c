@@ -210,7 +210,8 @@ static enum tracer_pending_state cuda_read(struct tracer_pending *pending, bool 
   return state;
 }
 
-static void cuda_release(struct tracer_pending *pending) {
+static void cuda_release(struct tracer_pending *pending, bool last) {
+  (void)last; /* CUDA's commands are not recorded on lists */
   struct cuda_pending *p = (struct cuda_pending *)pending;
   cuda_depth++;
   pthread_mutex_lock(&cuda_lock);
@@ -417,6 +418,6 @@ void cuda_command_end(struct tracer_command *command, int64_t status) {
     tracer_pending_init(&p.base, command);
     tracer_pending_add(&cuda_pending_ops, &p.base);
   } else {
-    cuda_release(&p.base);
+    cuda_release(&p.base, true);
   }
 }

@@ -97,7 +97,8 @@ static enum tracer_pending_state opencl_read(struct tracer_pending *pending, boo
   return state;
 }
 
-static void opencl_release(struct tracer_pending *pending) {
+static void opencl_release(struct tracer_pending *pending, bool last) {
+  (void)last; /* OpenCL has no recorded lists */
   opencl_depth++;
   clReleaseEvent(((struct opencl_pending *)pending)->event);
   opencl_depth--;

@@ -7,8 +7,9 @@
  *   lists, whose commands run once per zeCommandQueueExecuteCommandLists). Pools are
  *   destroyed with their context, so the app leaks nothing.
  * - Commands on an immediate list are pending (tracer_pending.h) from the append, those
- *   on a regular list from each execution. Pending commands whose event has signalled are
- *   read after the spec's synchronizing calls and after event queries.
+ *   on a regular list from each execution (the spec's trace.command_lists). Pending
+ *   commands whose event has signalled are read after the spec's synchronizing calls and
+ *   after event queries.
  * - Device ticks go onto the host's clock through zeDeviceGetGlobalTimestamps (sampled
  *   once per drain and device) and the device's timer frequency (tracer_device_clock.h).
  * - Kernels are named by zeKernelGetName (else by the name they were created with:
@@ -19,8 +20,8 @@
  *   (ze_dispatch.c, generated, does the same for the ze*GetProcAddrTable tables.)
  *
  * Calls the hooks make to Level Zero go through ze_depth, so they are not traced. One
- * lock guards the hooks' pools and lists; the pending commands' lock, when both are
- * taken, is taken first. None of them is on the path of untraced calls.
+ * lock guards the hooks' pools; the pending commands' lock, when both are taken, is taken
+ * first. Neither is on the path of untraced calls.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -33,33 +34,6 @@
 #include "ze_args.h"
 
 static pthread_mutex_t ze_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A growable array of fixed-size items. */
-struct vec {
-  void *items;
-  size_t count, cap, size;
-};
-
-static void *vec_push(struct vec *v) {
-  if (v->count == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 16;
-    void *grown = realloc(v->items, cap * v->size);
-    if (!grown)
-      return NULL;
-    v->items = grown;
-    v->cap = cap;
-  }
-  void *item = (char *)v->items + v->count++ * v->size;
-  memset(item, 0, v->size);
-  return item;
-}
-
-static void *vec_at(const struct vec *v, size_t i) { return (char *)v->items + i * v->size; }
-
-static void vec_remove(struct vec *v, size_t i) {
-  memmove(vec_at(v, i), vec_at(v, i + 1), (v->count - i - 1) * v->size);
-  v->count--;
-}
 
 /* ---- the hooks' own timestamp events, by context ---- */
 
@@ -150,75 +124,30 @@ static void pools_destroy(ze_context_handle_t context) {
   }
 }
 
-/* ---- command lists ---- */
+/* ---- commands ---- */
 
-/* A command appended to a list, pending once it runs. */
+/* A command appended to a list, pending once it runs (tracer_pending.h). */
 struct ze_pending {
   struct tracer_pending base;
   ze_event_handle_t event;
   struct own_event own; /* pool NULL when the app gave the event */
   ze_device_handle_t device;
-  bool give_back; /* the own event goes back once read: an immediate list's */
 };
 
-struct list {
-  ze_command_list_handle_t handle;
-  ze_context_handle_t context;
-  ze_device_handle_t device;
-  bool immediate;
-  struct vec recorded; /* struct ze_pending: a regular list's commands since its reset */
-};
-
-static struct vec lists = {.size = sizeof(struct list)};
-
-static struct list *list_find(ze_command_list_handle_t handle) {
-  for (size_t i = 0; i < lists.count; i++) {
-    struct list *l = vec_at(&lists, i);
-    if (l->handle == handle)
-      return l;
-  }
-  return NULL;
-}
-
-static void give_back_recorded(struct list *l) {
-  for (size_t i = 0; i < l->recorded.count; i++)
-    own_event_give_back(&((struct ze_pending *)vec_at(&l->recorded, i))->own);
-  l->recorded.count = 0;
-}
-
-static void list_add(ze_command_list_handle_t handle, ze_context_handle_t context,
-                     ze_device_handle_t device, bool immediate) {
-  pthread_mutex_lock(&ze_lock);
-  struct list *l = list_find(handle); /* a handle the driver gives again */
-  if (!l && (l = vec_push(&lists)))
-    l->recorded.size = sizeof(struct ze_pending);
-  if (l) {
-    give_back_recorded(l);
-    l->handle = handle;
-    l->context = context;
-    l->device = device;
-    l->immediate = immediate;
-  }
-  pthread_mutex_unlock(&ze_lock);
-}
-
-void ze_hook_zeCommandListCreate_after(struct ze_zeCommandListCreate_args *args) {
-  if (args->tracer_result == ZE_RESULT_SUCCESS && args->phCommandList)
-    list_add(*args->phCommandList, args->hContext, args->hDevice, false);
-}
-
-void ze_hook_zeCommandListCreateImmediate_after(struct ze_zeCommandListCreateImmediate_args *args) {
-  if (args->tracer_result == ZE_RESULT_SUCCESS && args->phCommandList)
-    list_add(*args->phCommandList, args->hContext, args->hDevice, true);
+/* The context and device of a command's list (trace.command_lists). */
+static ze_context_handle_t list_context(const struct tracer_command *command,
+                                        ze_device_handle_t *device) {
+  uintptr_t context = 0, on = 0;
+  tracer_list_of("ze", command->queue, &context, &on);
+  if (device)
+    *device = (ze_device_handle_t)on;
+  return (ze_context_handle_t)context;
 }
 
 /* ---- naming ---- */
 
 enum tracer_memory ze_memory_of(const struct tracer_command *command, const void *pointer) {
-  pthread_mutex_lock(&ze_lock);
-  const struct list *l = list_find((ze_command_list_handle_t)command->queue);
-  ze_context_handle_t context = l ? l->context : NULL;
-  pthread_mutex_unlock(&ze_lock);
+  ze_context_handle_t context = list_context(command, NULL);
   ze_memory_allocation_properties_t props = {
       .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, .type = ZE_MEMORY_TYPE_UNKNOWN};
   ze_depth++;
@@ -246,23 +175,21 @@ bool ze_kernel_name(const struct tracer_command *command, char *name, size_t siz
   return name[0] != '\0';
 }
 
-/* ---- commands ---- */
-
 static enum tracer_pending_state ze_read(struct tracer_pending *pending, bool wait, unsigned drain,
                                          uint64_t *start, uint64_t *end);
-static void ze_release(struct tracer_pending *pending);
+static void ze_release(struct tracer_pending *pending, bool last);
 static const struct tracer_pending_ops ze_pending_ops = {"ze", sizeof(struct ze_pending), ze_read,
                                                          ze_release, false};
 
 void ze_command_begin(struct tracer_command *command) {
   ze_event_handle_t *slot = (ze_event_handle_t *)command->completion;
-  if (!slot || *slot)
+  ze_context_handle_t context = slot && !*slot ? list_context(command, NULL) : NULL;
+  if (!context)
     return;
   ze_depth++;
   pthread_mutex_lock(&ze_lock);
-  const struct list *l = list_find((ze_command_list_handle_t)command->queue);
   struct own_event *own = calloc(1, sizeof *own);
-  if (l && own && own_event_take(l->context, own, slot)) {
+  if (own && own_event_take(context, own, slot)) {
     command->hook_event = own;
     command->hook_owns_event = 1;
   } else {
@@ -281,44 +208,10 @@ void ze_command_end(struct tracer_command *command, int64_t status) {
     free(command->hook_event);
     *slot = NULL; /* the app passed none: its arguments are recorded as they were */
   }
-  ze_depth++;
-  pthread_mutex_lock(&ze_lock);
-  struct list *l = list_find((ze_command_list_handle_t)command->queue);
-  bool immediate = status == ZE_RESULT_SUCCESS && c.event && l && l->immediate;
-  struct ze_pending *recorded = NULL;
-  if (l) {
-    c.device = l->device;
-    c.give_back = immediate;
-  }
-  if (status == ZE_RESULT_SUCCESS && c.event && l && !immediate &&
-      (recorded = vec_push(&l->recorded)))
-    *recorded = c;
-  else if (!immediate)
-    own_event_give_back(&c.own);
-  pthread_mutex_unlock(&ze_lock);
-  if (immediate)
+  if (status == ZE_RESULT_SUCCESS && c.event && list_context(command, &c.device))
     tracer_pending_add(&ze_pending_ops, &c.base);
-  ze_depth--;
-}
-
-void ze_hook_zeCommandQueueExecuteCommandLists_after(
-    struct ze_zeCommandQueueExecuteCommandLists_args *args) {
-  if (args->tracer_result != ZE_RESULT_SUCCESS || !args->phCommandLists)
-    return;
-  struct vec run = {.size = sizeof(struct ze_pending)};
-  pthread_mutex_lock(&ze_lock);
-  for (uint32_t i = 0; i < args->numCommandLists; i++) {
-    const struct list *l = list_find(args->phCommandLists[i]);
-    for (size_t k = 0; l && k < l->recorded.count; k++) {
-      struct ze_pending *p = vec_push(&run);
-      if (p) /* the list keeps its own events: it may run again */
-        *p = *(struct ze_pending *)vec_at(&l->recorded, k);
-    }
-  }
-  pthread_mutex_unlock(&ze_lock);
-  for (size_t k = 0; k < run.count; k++)
-    tracer_pending_add(&ze_pending_ops, vec_at(&run, k));
-  free(run.items);
+  else
+    ze_release(&c.base, true);
 }
 
 /* ---- device times ---- */
@@ -368,14 +261,16 @@ static enum tracer_pending_state ze_read(struct tracer_pending *pending, bool wa
   return state;
 }
 
-static void ze_release(struct tracer_pending *pending) {
+/* A command done with gives its own event back; one run of a regular list's resets it for
+ * the list's next run. */
+static void ze_release(struct tracer_pending *pending, bool last) {
   struct ze_pending *p = (struct ze_pending *)pending;
   ze_depth++;
   pthread_mutex_lock(&ze_lock);
-  if (p->give_back)
+  if (last)
     own_event_give_back(&p->own);
   else if (p->own.pool)
-    zeEventHostReset(p->event); /* ready for the list's next run */
+    zeEventHostReset(p->event);
   pthread_mutex_unlock(&ze_lock);
   ze_depth--;
 }
@@ -383,32 +278,6 @@ static void ze_release(struct tracer_pending *pending) {
 void ze_hook_zeEventQueryStatus_after(struct ze_zeEventQueryStatus_args *args) {
   if (args->tracer_result == ZE_RESULT_SUCCESS)
     tracer_pending_drain("ze", false);
-}
-
-/* A list reset or destroyed: its commands are read if done, then its events go back. */
-static void list_forget(ze_command_list_handle_t handle, bool destroy) {
-  tracer_pending_drain("ze", false);
-  tracer_pending_forget("ze", (uintptr_t)handle); /* never ran: their events go back */
-  ze_depth++;
-  pthread_mutex_lock(&ze_lock);
-  struct list *l = list_find(handle);
-  if (l) {
-    give_back_recorded(l);
-    if (destroy) {
-      free(l->recorded.items);
-      vec_remove(&lists, (size_t)(l - (struct list *)lists.items));
-    }
-  }
-  pthread_mutex_unlock(&ze_lock);
-  ze_depth--;
-}
-
-void ze_hook_zeCommandListReset_before(struct ze_zeCommandListReset_args *args) {
-  list_forget(args->hCommandList, false);
-}
-
-void ze_hook_zeCommandListDestroy_before(struct ze_zeCommandListDestroy_args *args) {
-  list_forget(args->hCommandList, true);
 }
 
 void ze_hook_zeContextDestroy_before(struct ze_zeContextDestroy_args *args) {

@@ -10,7 +10,8 @@
  *   of commands from the spec's direction, a direction param or the ends;
  * - allocations: the memory a pointer inside one lives in;
  * - pending commands: read in order, kept while running, released once read, lost or
- *   forgotten, drained when many are pending.
+ *   forgotten, drained when many are pending; command lists that record commands and run
+ *   them at each execution.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -242,8 +243,10 @@ static enum tracer_pending_state test_read(struct tracer_pending *pending, bool 
   return p->id % 2 ? TRACER_PENDING_LOST : TRACER_PENDING_READ;
 }
 
-static void test_release(struct tracer_pending *pending) {
-  released[((struct test_pending *)pending)->id]++;
+static int runs_released[1000];
+
+static void test_release(struct tracer_pending *pending, bool last) {
+  (last ? released : runs_released)[((struct test_pending *)pending)->id]++;
 }
 
 static void pending_tests(void) {
@@ -260,7 +263,7 @@ static void pending_tests(void) {
   expect_u64("in order", (uint64_t)(read_order[0] * 100 + read_order[1] * 10 + read_order[2]), 347);
   expect_u64("released once read or lost", (uint64_t)(released[3] + released[4] + released[7]), 3);
   expect_u64("a running one kept", (uint64_t)released[5], 0);
-  tracer_pending_forget("pending_test", 1);
+  tracer_list_reset("pending_test", 1, false);
   expect_u64("queue 1's forgotten", (uint64_t)(released[0] + released[1] + released[2]), 3);
   expect_u64("queue 2's kept", (uint64_t)(released[5] + released[6]), 0);
   reads = 0;
@@ -273,11 +276,44 @@ static void pending_tests(void) {
     tracer_pending_add(&ops, &p.base);
   }
   expect_u64("drained when many are pending", (uint64_t)reads, 10);
-  tracer_pending_forget("pending_test", 0);
+  tracer_pending_drain("pending_test", true);
   int all = 0;
   for (int i = 0; i < 10 + TRACER_PENDING_DRAIN_AT + 1; i++)
     all += released[i] == 1;
   expect_u64("every command released once", (uint64_t)all, 10 + TRACER_PENDING_DRAIN_AT + 1);
+}
+
+/* A regular list records its commands, pending at each execution; an immediate list's are
+ * pending at once; the list's reset gives its commands back for good. */
+static void command_list_tests(void) {
+  static const struct tracer_pending_ops ops = {"list_test", sizeof(struct test_pending), test_read,
+                                                test_release, false};
+  memset(done, 0, sizeof done);
+  memset(released, 0, sizeof released);
+  reads = 0;
+  tracer_list_created("list_test", 50, 7, 8, false);
+  tracer_list_created("list_test", 51, 7, 8, true);
+  uintptr_t context = 0, device = 0;
+  expect_u64("a list's context", tracer_list_of("list_test", 50, &context, &device) ? context : 0,
+             7);
+  expect_u64("no list", tracer_list_of("list_test", 52, &context, &device), 0);
+  for (int i = 100; i < 103; i++) {
+    struct test_pending p = {{.queue = i < 102 ? 50 : 51}, i};
+    tracer_pending_add(&ops, &p.base);
+    done[i] = true;
+  }
+  tracer_pending_drain("list_test", false);
+  expect_u64("only the immediate list's command runs", (uint64_t)reads, 1);
+  const uintptr_t executed[] = {50, 50};
+  tracer_lists_executed("list_test", executed, sizeof *executed, 2);
+  tracer_pending_drain("list_test", false);
+  expect_u64("each execution runs the list's commands", (uint64_t)reads, 5);
+  expect_u64("runs leave the commands on their list",
+             (uint64_t)(runs_released[100] + runs_released[101]), 4);
+  expect_u64("none released for good yet", (uint64_t)(released[100] + released[101]), 0);
+  tracer_list_reset("list_test", 50, true);
+  expect_u64("the reset releases them", (uint64_t)(released[100] + released[101]), 2);
+  expect_u64("a destroyed list is none", tracer_list_of("list_test", 50, &context, &device), 0);
 }
 
 int main(void) {
@@ -287,6 +323,7 @@ int main(void) {
   copy_kind_tests();
   command_name_tests();
   pending_tests();
+  command_list_tests();
   if (failures) {
     fprintf(stderr, "device_unit: %d of %d checks failed\n", failures, checks);
     return 1;
