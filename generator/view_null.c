@@ -48,20 +48,20 @@ static void zero_output(const struct model_function *f, const struct model_param
     return;
   char *line = NULL;
   if (is_status_param(s, p->name)) {
-    line = xasprintf("if (%s)\n    *%s = %s;", p->name, p->name, success);
+    line = xasprintf("if (%s) *%s = %s;", p->name, p->name, success);
   } else if (p->length && target->kind == MODEL_KIND_VOID) {
     char *n = guarded_length(f, p->length);
-    line = xasprintf("if (%s)\n    memset(%s, 0, %s);", p->name, p->name, n);
+    line = xasprintf("if (%s) memset(%s, 0, %s);", p->name, p->name, n);
     free(n);
   } else if (p->length && target->size > 0) {
     char *n = guarded_length(f, p->length);
-    line = xasprintf("if (%s)\n    memset(%s, 0, (%s) * sizeof *%s);", p->name, p->name, n,
+    line = xasprintf("if (%s) memset(%s, 0, (%s) * sizeof *%s);", p->name, p->name, n,
                      p->name);
     free(n);
   } else if (is_scalar(target)) {
-    line = xasprintf("if (%s)\n    *%s = 0;", p->name, p->name);
+    line = xasprintf("if (%s) *%s = 0;", p->name, p->name);
   } else if (target->size > 0) {
-    line = xasprintf("if (%s)\n    memset(%s, 0, sizeof *%s);", p->name, p->name, p->name);
+    line = xasprintf("if (%s) memset(%s, 0, sizeof *%s);", p->name, p->name, p->name);
   }
   if (line)
     tree_set_string(tree_push(body, tree_map()), "line", line);
@@ -117,10 +117,10 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
     } else {
       char *decl = strpbrk(r->spelling, "([") ? xasprintf("__typeof__(%s) null_result", r->spelling)
                                               : xasprintf("%s null_result", r->spelling);
-      char *line = xasprintf("%s;\n  memset(&null_result, 0, sizeof null_result);\n"
-                             "  return null_result;",
-                             decl);
+      char *line = xasprintf("%s;", decl);
       add_line(body, line);
+      add_line(body, "memset(&null_result, 0, sizeof null_result);");
+      add_line(body, "return null_result;");
       free(line);
       free(decl);
     }
