@@ -62,6 +62,7 @@ struct options {
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
   bool start_paused;    /* --start-paused */
+  bool runtime_calls;   /* --runtime-calls */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -133,6 +134,9 @@ static const char usage[] =
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
     "      --start-paused     record nothing until the app resumes the recording (an\n"
     "                         API's own call for it: a spec's trace.resume)\n"
+    "      --runtime-calls    also record the calls that runtime libraries make to an API\n"
+    "                         for their own tools (libomp's ITT calls: a spec's\n"
+    "                         trace.runtime_callers), which are left out by default\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
     "                         default: timeline.pftrace in the trace folder). Before an\n"
@@ -804,7 +808,7 @@ static int run(const struct options *o) {
     for (size_t k = 0; b && b->environment && b->environment[k]; k++)
       backend_env_count++;
   }
-  const char **app_env = calloc(env_count + n + backend_env_count + 4, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + backend_env_count + 5, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -815,6 +819,8 @@ static int run(const struct options *o) {
     app_env[env_count++] = collectors[i];
   if (app_env && o->start_paused)
     app_env[env_count++] = "TRACER_START_PAUSED=1";
+  if (app_env && o->runtime_calls)
+    app_env[env_count++] = "TRACER_RUNTIME_CALLS=1";
   for (size_t i = 0; app_env && i < n; i++) {
     const struct tracer_backend_desc *b = backends_find(names[i]);
     for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
@@ -1061,6 +1067,7 @@ int main(int argc, char **argv) {
     OPT_CLOCK,
     OPT_CHECK,
     OPT_START_PAUSED,
+    OPT_RUNTIME_CALLS,
     OPT_TIMELINE_FORMAT,
     OPT_TIMELINE_SPLIT,
     OPT_TRACED_RANKS,
@@ -1085,6 +1092,7 @@ int main(int argc, char **argv) {
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"start-paused", no_argument, NULL, OPT_START_PAUSED},
+      {"runtime-calls", no_argument, NULL, OPT_RUNTIME_CALLS},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
       {"timeline", optional_argument, NULL, 'l'},
@@ -1175,6 +1183,7 @@ int main(int argc, char **argv) {
     /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
     case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
+    case OPT_RUNTIME_CALLS: o.runtime_calls = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         error("Unknown clock: %s (use tsc or monotonic)", optarg);

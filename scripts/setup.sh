@@ -16,7 +16,9 @@ packages="
   libamdhip64-dev
   help2man dpkg-dev file lmod tcl8.6
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
-  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev
+  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
+  libxml2-dev libxml2-utils
+  python3-mpi4py lammps lammps-examples hpcc
 "
 
 if [ "$(id -u)" -ne 0 ]; then

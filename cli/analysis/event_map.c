@@ -75,6 +75,10 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->total = ctf_event_class_field_index(c, "total");
       info->min = ctf_event_class_field_index(c, "min");
       info->max = ctf_event_class_field_index(c, "max");
+    } else if (strcmp(event, "notice") == 0) {
+      info->role = EVENT_NOTICE; /* its text sits where a device command's name does */
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->device_name = ctf_event_class_field_index(c, "text");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

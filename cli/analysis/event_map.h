@@ -19,6 +19,7 @@ enum event_role {
   EVENT_REGION,         /* lttng_ust_tracer:region: a named region that closed */
   EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
   EVENT_COUNTED,        /* lttng_ust_tracer:counted: calls of a counted function */
+  EVENT_NOTICE,         /* lttng_ust_tracer:notice: a sentence for the report */
 };
 
 struct event_info {

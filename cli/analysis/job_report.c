@@ -25,6 +25,12 @@ static void size_label(unsigned bucket, char *out, size_t size) {
 /* Message sizes, beside the message-traffic table: per call name and size bucket. */
 static void print_sizes(const struct job_result *r, FILE *out) {
   size_t b = SIZE_MAX;
+  int width = 4; /* "Name" */
+  for (size_t i = 0; i < r->size_count; i++) {
+    const struct job_size_row *row = &r->sizes[i];
+    int len = (int)strlen(tracer_backends[row->backend]->functions[row->function].name);
+    width = len > width ? len : width;
+  }
   for (size_t i = 0; i < r->size_count; i++) {
     const struct job_size_row *row = &r->sizes[i];
     const struct tracer_backend_desc *desc = tracer_backends[row->backend];
@@ -34,14 +40,14 @@ static void print_sizes(const struct job_result *r, FILE *out) {
       b = row->backend;
       char title[64];
       backends_title(desc, title, sizeof title);
-      fprintf(out, "Message sizes (%s)\n\n%-32s | %10s | %7s | %9s |\n", title, "Name", "Size",
-              "Calls", "Bytes");
+      fprintf(out, "Message sizes (%s)\n\n%-*s | %12s | %7s | %9s |\n", title, width, "Name",
+              "Size", "Calls", "Bytes");
     }
     char label[48], bytes[32];
     size_label(row->bucket, label, sizeof label);
     units_bytes(row->bytes, bytes, sizeof bytes);
-    fprintf(out, "%-32.32s | %10s | %7llu | %9s |\n", desc->functions[row->function].name, label,
-            (unsigned long long)row->calls, bytes);
+    fprintf(out, "%-*s | %12s | %7llu | %9s |\n", width, desc->functions[row->function].name,
+            label, (unsigned long long)row->calls, bytes);
   }
   if (b != SIZE_MAX)
     fputc('\n', out);

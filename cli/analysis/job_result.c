@@ -323,6 +323,9 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   if (from->error && !t->error && !(t->error = strdup(from->error)))
     return -1;
   t->pauses += from->pauses;
+  for (size_t i = 0; i < from->notice_count; i++)
+    if (tally_add_notice(t, from->notices[i], strlen(from->notices[i])))
+      return -1;
   t->paused_ns += from->paused_ns;
   if (regions_merge(&t->regions, &from->regions))
     return -1;

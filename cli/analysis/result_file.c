@@ -188,6 +188,8 @@ int result_file_write(const char *path, const struct job_result *r) {
             (ull)t->calibration_byte_ps, t->clock_is_tsc, (ull)t->calibration_call_ps);
   if (t->error)
     fprintf(f, "error %.*s\n", (int)strcspn(t->error, "\n"), t->error);
+  for (size_t i = 0; i < t->notice_count; i++)
+    fprintf(f, "notice %.*s\n", (int)strcspn(t->notices[i], "\n"), t->notices[i]);
   for (size_t i = 0; i < t->loss_count; i++)
     fprintf(f, "loss %llu %s\n", (ull)t->losses[i].discarded, t->losses[i].stream);
   for (size_t i = 0; i < t->regions.count; i++) {
@@ -403,6 +405,10 @@ static bool read_line(struct reader *rd, char *line) {
       t->has_calibration = true;
     }
     return true;
+  }
+  if (strcmp(word, "notice") == 0) {
+    const char *text = rest(p);
+    return tally_add_notice(t, text, strlen(text)) == 0;
   }
   if (strcmp(word, "error") == 0) {
     if (!t->error)

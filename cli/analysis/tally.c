@@ -334,6 +334,28 @@ static void on_region(struct tally *t, const struct event_info *info,
               span_ns(ev, (uint64_t)start, (uint64_t)end));
 }
 
+int tally_add_notice(struct tally *t, const char *text, size_t len) {
+  for (size_t i = 0; i < t->notice_count; i++)
+    if (strlen(t->notices[i]) == len && memcmp(t->notices[i], text, len) == 0)
+      return 0;
+  char **grown = realloc(t->notices, (t->notice_count + 1) * sizeof *grown);
+  if (!grown)
+    return -1;
+  t->notices = grown;
+  if (!(t->notices[t->notice_count] = strndup(text, len)))
+    return -1;
+  t->notice_count++;
+  return 0;
+}
+
+static void on_notice(struct tally *t, const struct event_info *info,
+                      const struct ctf_event *ev) {
+  struct ctf_value text;
+  if (ctf_event_decode_field(ev, (size_t)info->device_name, &text, NULL) == CTF_OK &&
+      text.kind == CTF_VALUE_STRING)
+    tally_add_notice(t, text.u.string.chars, text.u.string.length);
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -382,6 +404,8 @@ static void read_stream(struct worker *w, size_t stream) {
       t->own_events++;
     else if (info->role == EVENT_REGION || info->role == EVENT_PAUSED)
       on_region(t, info, ev);
+    else if (info->role == EVENT_NOTICE)
+      on_notice(t, info, ev);
     if ((++count & 0xffff) == 0) {
       atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
       last_offset = ev->offset;
@@ -443,6 +467,9 @@ static int merge_into(struct tally *into, struct tally *from) {
     set_error(into, from->error);
   into->pauses += from->pauses;
   into->paused_ns += from->paused_ns;
+  for (size_t i = 0; i < from->notice_count; i++)
+    if (tally_add_notice(into, from->notices[i], strlen(from->notices[i])))
+      return -1;
   if (regions_merge(&into->regions, &from->regions))
     return -1;
   /* The workers share the host indices (stream_host). */
@@ -614,6 +641,9 @@ int tally_trace_by_actor(const struct ctf_trace *trace, const struct event_map *
 }
 
 void tally_free(struct tally *t) {
+  for (size_t i = 0; i < t->notice_count; i++)
+    free(t->notices[i]);
+  free(t->notices);
   for (size_t i = 0; t->backends && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
     free(b->host);

@@ -84,6 +84,9 @@ struct tally {
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
+  char **notices;           /* distinct notices (lttng_ust_tracer:notice), in the order
+                               first seen; owned */
+  size_t notice_count;
   struct actors actors;     /* per thread (tally_trace_by_actor), else empty */
   bool by_actor;            /* actors are being collected */
 };
@@ -103,6 +106,9 @@ int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsi
 int tally_trace_by_actor(const struct ctf_trace *trace, const struct event_map *map,
                          unsigned threads, bool show_progress, struct tally *tally);
 void tally_free(struct tally *tally);
+
+/* Adds a notice (its text, len bytes) unless tally has it. Returns 0, or -1 out of memory. */
+int tally_add_notice(struct tally *tally, const char *text, size_t len);
 
 /* Rows sorted for printing: host rows by time (then name), device rows likewise. */
 void tally_sorted_host(const struct tally_backend *b, uint32_t *order);

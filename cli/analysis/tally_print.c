@@ -549,6 +549,8 @@ void tally_print_text(const struct tally *t, const struct run_record *run, bool 
               (unsigned long long)(t->discarded - attributed));
     fputc('\n', out);
   }
+  for (size_t i = 0; i < t->notice_count; i++)
+    fprintf(out, "Note: %s.\n%s", t->notices[i], i + 1 == t->notice_count ? "\n" : "");
   if (t->pauses) {
     char paused[32];
     units_time(t->paused_ns, paused, sizeof paused);
@@ -631,6 +633,12 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     attributed += t->losses[i].discarded;
   fprintf(out, "],\n  \"discarded_unattributed\": %llu,\n",
           (unsigned long long)(t->discarded > attributed ? t->discarded - attributed : 0));
+  fputs("  \"notices\": [", out);
+  for (size_t i = 0; i < t->notice_count; i++) {
+    fputs(i ? ", " : "", out);
+    units_json_string(out, t->notices[i]);
+  }
+  fputs("],\n", out);
   fprintf(out, "  \"pauses\": %llu,\n  \"paused_ns\": %llu,\n", (unsigned long long)t->pauses,
           (unsigned long long)t->paused_ns);
   if (t->error) {

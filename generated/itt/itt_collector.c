@@ -7,11 +7,22 @@
  */
 #include "itt_args.h"
 #include "itt_tracepoints.h"
+#include "tracer_notice.h"
 #include "tracer_recording.h"
 
 /* The hooks' own calls into the API are not recorded (they raise the depth). The default
  * TLS model: a library loaded by dlopen has little static TLS to take from. */
 __thread unsigned itt_depth;
+
+/* Libraries that call the API for their own tools, not for the app (the spec's
+ * trace.runtime_callers): their calls are not recorded unless the tracer is asked. */
+static const char *const itt_runtime_caller_patterns[] = {
+    "libomp.so*",
+    "libiomp5.so*",
+    NULL,
+};
+static struct tracer_runtime_callers itt_runtime_callers = {
+    "itt", "ITT", itt_runtime_caller_patterns, 0};
 
 /* __itt_pause: ittnotify.h */
 void __itt_pause(void) {
@@ -19,7 +30,9 @@ void __itt_pause(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -51,7 +64,9 @@ void __itt_resume(void) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
   tracer_recording_resume();
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -81,7 +96,9 @@ void __itt_detach(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -113,7 +130,9 @@ void __itt_pause_scoped(__itt_collection_scope scope) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -145,7 +164,9 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -175,7 +196,9 @@ void __itt_enable_attach(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -207,7 +230,9 @@ void __itt_thread_set_name(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -237,7 +262,9 @@ void __itt_thread_ignore(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -269,7 +296,9 @@ void __itt_suppress_push(unsigned int mask) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -299,7 +328,9 @@ void __itt_suppress_pop(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -338,7 +369,9 @@ void __itt_suppress_mark_range(__itt_suppress_mode_t mode, unsigned int mask, vo
   tracer_record[5] = (uint64_t)(tracer_args.mask);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.address);
   tracer_record[7] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -377,7 +410,9 @@ void __itt_suppress_clear_range(__itt_suppress_mode_t mode, unsigned int mask, v
   tracer_record[5] = (uint64_t)(tracer_args.mask);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.address);
   tracer_record[7] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -415,7 +450,9 @@ void __itt_sync_create(void *addr, const char *objtype, const char *objname, int
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.objtype);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.objname);
   tracer_record[7] = (uint64_t)(int64_t)(tracer_args.attribute);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -449,7 +486,9 @@ void __itt_sync_rename(void *addr, const char *name) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -481,7 +520,9 @@ void __itt_sync_destroy(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -513,7 +554,9 @@ void __itt_sync_prepare(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -545,7 +588,9 @@ void __itt_sync_cancel(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -577,7 +622,9 @@ void __itt_sync_acquired(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -609,7 +656,9 @@ void __itt_sync_releasing(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -646,7 +695,9 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.site);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -680,7 +731,9 @@ void __itt_model_site_beginA(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -714,7 +767,9 @@ void __itt_model_site_beginAL(const char *name, size_t siteNameLen) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(tracer_args.siteNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -748,7 +803,9 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.site);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -778,7 +835,9 @@ void __itt_model_site_end_2(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -815,7 +874,9 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.task);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -849,7 +910,9 @@ void __itt_model_task_beginA(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -883,7 +946,9 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(tracer_args.taskNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -915,7 +980,9 @@ void __itt_model_iteration_taskA(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -949,7 +1016,9 @@ void __itt_model_iteration_taskAL(const char *name, size_t taskNameLen) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(tracer_args.taskNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -983,7 +1052,9 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.task);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.instance);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1013,7 +1084,9 @@ void __itt_model_task_end_2(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1045,7 +1118,9 @@ void __itt_model_lock_acquire(void *lock) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1077,7 +1152,9 @@ void __itt_model_lock_acquire_2(void *lock) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1109,7 +1186,9 @@ void __itt_model_lock_release(void *lock) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1141,7 +1220,9 @@ void __itt_model_lock_release_2(void *lock) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1175,7 +1256,9 @@ void __itt_model_record_allocation(void *addr, size_t size) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[5] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1207,7 +1290,9 @@ void __itt_model_record_deallocation(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1241,7 +1326,9 @@ void __itt_model_induction_uses(void *addr, size_t size) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[5] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1275,7 +1362,9 @@ void __itt_model_reduction_uses(void *addr, size_t size) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[5] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1309,7 +1398,9 @@ void __itt_model_observe_uses(void *addr, size_t size) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[5] = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1341,7 +1432,9 @@ void __itt_model_clear_uses(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1373,7 +1466,9 @@ void __itt_model_disable_push(__itt_model_disable x) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.x);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1403,7 +1498,9 @@ void __itt_model_disable_pop(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1435,7 +1532,9 @@ void __itt_model_aggregate_task(size_t x) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.x);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1469,7 +1568,9 @@ __itt_heap_function __itt_heap_function_create(const char *name, const char *dom
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1507,7 +1608,9 @@ void __itt_heap_allocate_begin(__itt_heap_function h, size_t size, int initializ
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record[5] = (uint64_t)(tracer_args.size);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1545,7 +1648,9 @@ void __itt_heap_allocate_end(__itt_heap_function h, void **addr, size_t size, in
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[6] = (uint64_t)(tracer_args.size);
   tracer_record[7] = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1579,7 +1684,9 @@ void __itt_heap_free_begin(__itt_heap_function h, void *addr) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1613,7 +1720,9 @@ void __itt_heap_free_end(__itt_heap_function h, void *addr) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1651,7 +1760,9 @@ void __itt_heap_reallocate_begin(__itt_heap_function h, void *addr, size_t new_s
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record[6] = (uint64_t)(tracer_args.new_size);
   tracer_record[7] = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1692,7 +1803,9 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.new_addr);
   tracer_record[7] = (uint64_t)(tracer_args.new_size);
   tracer_record[8] = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1722,7 +1835,9 @@ void __itt_heap_internal_access_begin(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1752,7 +1867,9 @@ void __itt_heap_internal_access_end(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1782,7 +1899,9 @@ void __itt_heap_record_memory_growth_begin(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1812,7 +1931,9 @@ void __itt_heap_record_memory_growth_end(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1844,7 +1965,9 @@ void __itt_heap_reset_detection(unsigned int reset_mask) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.reset_mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1876,7 +1999,9 @@ void __itt_heap_record(unsigned int record_mask) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.record_mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1908,7 +2033,9 @@ __itt_domain *__itt_domain_create(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1943,7 +2070,9 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1976,7 +2105,9 @@ __itt_timestamp __itt_get_timestamp(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2012,7 +2143,9 @@ void __itt_id_create(const __itt_domain *domain, __itt_id id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2045,7 +2178,9 @@ void __itt_id_destroy(const __itt_domain *domain, __itt_id id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2082,7 +2217,9 @@ void __itt_region_begin(const __itt_domain *domain, __itt_id id, __itt_id parent
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2115,7 +2252,9 @@ void __itt_region_end(const __itt_domain *domain, __itt_id id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2149,7 +2288,9 @@ void __itt_frame_begin_v3(const __itt_domain *domain, __itt_id *id) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2183,7 +2324,9 @@ void __itt_frame_end_v3(const __itt_domain *domain, __itt_id *id) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2222,7 +2365,9 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record[6] = (uint64_t)(tracer_args.begin);
   tracer_record[7] = (uint64_t)(tracer_args.end);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2254,7 +2399,9 @@ __itt_frame __itt_frame_create(const char *domain) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2288,7 +2435,9 @@ void __itt_frame_begin(__itt_frame frame) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.frame);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2320,7 +2469,9 @@ void __itt_frame_end(__itt_frame frame) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.frame);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2357,14 +2508,17 @@ void __itt_task_begin(const __itt_domain *domain, __itt_id taskid, __itt_id pare
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("itt", 70);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_open("itt", name ? name->strA : NULL, tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_open("itt", name ? name->strA : NULL, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record[0] = tracer_args.tracer_start;
     tracer_record[1] = tracer_now();
@@ -2394,7 +2548,9 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.fn);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2426,14 +2582,17 @@ void __itt_task_end(const __itt_domain *domain) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("itt", 72);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("itt", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("itt", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record[0] = tracer_args.tracer_start;
     tracer_record[1] = tracer_now();
@@ -2464,7 +2623,9 @@ void __itt_task_begin_overlapped(const __itt_domain *domain, __itt_id taskid, __
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2497,7 +2658,9 @@ void __itt_task_end_overlapped(const __itt_domain *domain, __itt_id taskid) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2535,7 +2698,9 @@ void __itt_marker(const __itt_domain *domain, __itt_id id, __itt_string_handle *
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2577,7 +2742,9 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
   tracer_record[6] = (uint64_t)(tracer_args.type);
   tracer_record[7] = (uint64_t)(tracer_args.count);
   tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2617,7 +2784,9 @@ void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id, __itt_strin
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.key);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.data);
   tracer_record[7] = (uint64_t)(tracer_args.length);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2661,7 +2830,9 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
   tracer_record[7] = (uint64_t)(tracer_args.type);
   tracer_record[8] = (uint64_t)(tracer_args.count);
   tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2702,7 +2873,9 @@ void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope s
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.key);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.data);
   tracer_record[8] = (uint64_t)(tracer_args.length);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2738,7 +2911,9 @@ void __itt_relation_add_to_current(const __itt_domain *domain, __itt_relation re
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2775,7 +2950,9 @@ void __itt_relation_add(const __itt_domain *domain, __itt_id head, __itt_relatio
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2809,7 +2986,9 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.fn);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.fn_data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2841,7 +3020,9 @@ void __itt_clock_domain_reset(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[4];
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2879,7 +3060,9 @@ void __itt_id_create_ex(const __itt_domain *domain, __itt_clock_domain *clock_do
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2917,7 +3100,9 @@ void __itt_id_destroy_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2959,7 +3144,9 @@ void __itt_task_begin_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3001,7 +3188,9 @@ void __itt_task_begin_fn_ex(const __itt_domain *domain, __itt_clock_domain *cloc
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.fn);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3038,7 +3227,9 @@ void __itt_task_end_ex(const __itt_domain *domain, __itt_clock_domain *clock_dom
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3080,7 +3271,9 @@ void __itt_task_begin_overlapped_ex(const __itt_domain *domain, __itt_clock_doma
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3118,7 +3311,9 @@ void __itt_task_end_overlapped_ex(const __itt_domain *domain, __itt_clock_domain
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3161,7 +3356,9 @@ void __itt_marker_ex(const __itt_domain *domain, __itt_clock_domain *clock_domai
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[8] = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3202,7 +3399,9 @@ void __itt_relation_add_to_current_ex(const __itt_domain *domain, __itt_clock_do
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3244,7 +3443,9 @@ void __itt_relation_add_ex(const __itt_domain *domain, __itt_clock_domain *clock
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3278,7 +3479,9 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3318,7 +3521,9 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[6] = (uint64_t)(tracer_args.type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3358,7 +3563,9 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3393,7 +3600,9 @@ void __itt_counter_inc(__itt_counter id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3427,7 +3636,9 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record[5] = (uint64_t)(tracer_args.value);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3459,7 +3670,9 @@ void __itt_counter_dec(__itt_counter id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3493,7 +3706,9 @@ void __itt_counter_dec_delta(__itt_counter id, unsigned long long value) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record[5] = (uint64_t)(tracer_args.value);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3527,7 +3742,9 @@ void __itt_counter_inc_v3(const __itt_domain *domain, __itt_string_handle *name)
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3564,7 +3781,9 @@ void __itt_counter_inc_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.delta);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3598,7 +3817,9 @@ void __itt_counter_dec_v3(const __itt_domain *domain, __itt_string_handle *name)
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3635,7 +3856,9 @@ void __itt_counter_dec_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.delta);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3669,7 +3892,9 @@ void __itt_counter_set_value(__itt_counter id, void *value_ptr) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3708,7 +3933,9 @@ void __itt_counter_set_value_ex(__itt_counter id, __itt_clock_domain *clock_doma
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record[6] = (uint64_t)(tracer_args.timestamp);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3742,7 +3969,9 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.counter);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3774,7 +4003,9 @@ void __itt_counter_destroy(__itt_counter id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3811,7 +4042,9 @@ void __itt_bind_context_metadata_to_counter(__itt_counter counter, size_t length
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.counter);
   tracer_record[5] = (uint64_t)(tracer_args.length);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.metadata);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3846,7 +4079,9 @@ __itt_track_group *__itt_track_group_create(__itt_string_handle *name,
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(tracer_args.track_group_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3885,7 +4120,9 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.track_group);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.track_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3919,7 +4156,9 @@ void __itt_set_track(__itt_track *track) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.track);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3953,7 +4192,9 @@ __itt_event __itt_event_create(const char *name, int namelen) {
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.namelen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3987,7 +4228,9 @@ int __itt_event_start(__itt_event event) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.event);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4021,7 +4264,9 @@ int __itt_event_end(__itt_event event) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.event);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4063,7 +4308,9 @@ __itt_histogram *__itt_histogram_create(const __itt_domain *domain, const char *
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record[6] = (uint64_t)(tracer_args.x_axis_type);
   tracer_record[7] = (uint64_t)(tracer_args.y_axis_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4104,7 +4351,9 @@ void __itt_histogram_submit(__itt_histogram *histogram, size_t length, void *x_a
   tracer_record[5] = (uint64_t)(tracer_args.length);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.x_axis_data);
   tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.y_axis_data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4140,7 +4389,9 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.start_addr);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.end_addr);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.path);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4172,7 +4423,9 @@ void __itt_module_unload(void *addr) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4204,7 +4457,9 @@ void __itt_module_load_with_sections(__itt_module_object *module_obj) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.module_obj);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4236,7 +4491,9 @@ void __itt_module_unload_with_sections(__itt_module_object *module_obj) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.module_obj);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {

@@ -7,11 +7,20 @@
  */
 #include "nvtx_args.h"
 #include "nvtx_tracepoints.h"
+#include "tracer_notice.h"
 #include "tracer_recording.h"
 
 /* The hooks' own calls into the API are not recorded (they raise the depth). The default
  * TLS model: a library loaded by dlopen has little static TLS to take from. */
 __thread unsigned nvtx_depth;
+
+/* Libraries that call the API for their own tools, not for the app (the spec's
+ * trace.runtime_callers): their calls are not recorded unless the tracer is asked. */
+static const char *const nvtx_runtime_caller_patterns[] = {
+    NULL,
+};
+static struct tracer_runtime_callers nvtx_runtime_callers = {
+    "nvtx", "NVTX", nvtx_runtime_caller_patterns, 0};
 
 /* nvtxInitialize: nvtx3/nvToolsExt.h */
 void nvtxInitialize(const void *reserved) {
@@ -21,7 +30,9 @@ void nvtxInitialize(const void *reserved) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.reserved);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -55,7 +66,9 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -88,7 +101,9 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -121,7 +136,9 @@ void nvtxMarkA(const char *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -154,7 +171,9 @@ void nvtxMarkW(const wchar_t *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -190,7 +209,9 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -225,7 +246,9 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -260,7 +283,9 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -295,7 +320,9 @@ nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -332,7 +359,9 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(tracer_args.id);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -365,7 +394,9 @@ void nvtxRangeEnd(nvtxRangeId_t id) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(tracer_args.id);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -400,7 +431,9 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -435,7 +468,9 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -470,14 +505,17 @@ int nvtxRangePushA(const char *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", 13);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_open("nvtx", message, tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_open("nvtx", message, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record[0] = tracer_args.tracer_start;
     tracer_record[1] = tracer_now();
@@ -505,7 +543,9 @@ int nvtxRangePushW(const wchar_t *message) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -540,14 +580,17 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", 15);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("nvtx", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record[0] = tracer_args.tracer_start;
     tracer_record[1] = tracer_now();
@@ -573,14 +616,17 @@ int nvtxRangePop(void) {
   /* One event per call (docs/trace-format.md): the arguments as passed, then the times
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", 16);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("nvtx", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record[0] = tracer_args.tracer_start;
     tracer_record[1] = tracer_now();
@@ -611,7 +657,9 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.attribs);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -645,7 +693,9 @@ void nvtxDomainResourceDestroy(nvtxResourceHandle_t resource) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.resource);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -681,7 +731,9 @@ void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(tracer_args.category);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -717,7 +769,9 @@ void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(tracer_args.category);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -751,7 +805,9 @@ void nvtxNameCategoryA(uint32_t category, const char *name) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(tracer_args.category);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -785,7 +841,9 @@ void nvtxNameCategoryW(uint32_t category, const wchar_t *name) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(tracer_args.category);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -819,7 +877,9 @@ void nvtxNameOsThreadA(uint32_t threadId, const char *name) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(tracer_args.threadId);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -853,7 +913,9 @@ void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name) {
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(tracer_args.threadId);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -887,7 +949,9 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.string);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -924,7 +988,9 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
   uint64_t tracer_record[7];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.string);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -959,7 +1025,9 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -994,7 +1062,9 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[6];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1029,7 +1099,9 @@ void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
    * around the collector's own work, the status and the out values. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {

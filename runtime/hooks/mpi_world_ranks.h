@@ -13,11 +13,9 @@
  * the library hands out again never finds the map of the one freed before. A group equal
  * to the world's keeps no table.
  *
- * Only PMPI_ entry points are called: the interposer wraps MPI_ names only, so none of
- * these calls is traced or counted. They are weak references, so that the interposer
- * still loads (even with LD_BIND_NOW) into a process without the MPI library, where no
- * message call ever asks. One lock covers the keyvals and the compute-and-keep of a map
- * (a process of several threads calling MPI at once).
+ * Only PMPI_ entry points are called (mpi_pmpi.h): the interposer wraps MPI_ names only,
+ * so none of these calls is traced or counted. One lock covers the keyvals and the
+ * compute-and-keep of a map (a process of several threads calling MPI at once).
  */
 #ifndef MPI_WORLD_RANKS_H
 #define MPI_WORLD_RANKS_H
@@ -26,20 +24,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#pragma weak PMPI_Comm_create_keyval
-#pragma weak PMPI_Comm_get_attr
-#pragma weak PMPI_Comm_set_attr
-#pragma weak PMPI_Comm_group
-#pragma weak PMPI_Comm_remote_group
-#pragma weak PMPI_Comm_test_inter
-#pragma weak PMPI_Group_compare
-#pragma weak PMPI_Group_free
-#pragma weak PMPI_Group_size
-#pragma weak PMPI_Group_translate_ranks
-#pragma weak PMPI_Win_create_keyval
-#pragma weak PMPI_Win_get_attr
-#pragma weak PMPI_Win_set_attr
-#pragma weak PMPI_Win_get_group
+#include "mpi_pmpi.h"
+
 
 struct rank_map {
   int size;     /* ranks in the group */
@@ -95,10 +81,10 @@ static int win_map_deleted(MPI_Win win, int keyval, void *map, void *extra) {
 static struct rank_map *rank_map_of(MPI_Group group) {
   MPI_Group world;
   int size = 0, same = MPI_UNEQUAL;
-  if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
-      PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+  if (pmpi.Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
+      pmpi.Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
     return NULL;
-  PMPI_Group_compare(group, world, &same);
+  pmpi.Group_compare(group, world, &same);
   bool identity = same == MPI_IDENT;
   struct rank_map *map = malloc(sizeof *map + (identity ? 0 : (size_t)size * sizeof(int)));
   int *ranks = identity ? NULL : malloc((size_t)size * sizeof *ranks);
@@ -106,7 +92,7 @@ static struct rank_map *rank_map_of(MPI_Group group) {
     for (int i = 0; ranks && i < size; i++)
       ranks[i] = i;
     if (!ranks ||
-        PMPI_Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
+        pmpi.Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -116,7 +102,7 @@ static struct rank_map *rank_map_of(MPI_Group group) {
     map->identity = identity;
   }
   free(ranks);
-  PMPI_Group_free(&world);
+  pmpi.Group_free(&world);
   return map;
 }
 
@@ -129,7 +115,7 @@ static int64_t rank_map_world(const struct rank_map *map, int64_t rank) {
 /* Does this call name a peer that needs translating? Failed calls, and ranks that name
  * no process (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT: negative), stay as they are. */
 static bool world_rank_wanted(int64_t status, int64_t rank) {
-  return status == MPI_SUCCESS && rank >= 0 && PMPI_Group_translate_ranks;
+  return status == MPI_SUCCESS && rank >= 0 && pmpi_ready();
 }
 
 /* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
@@ -140,20 +126,20 @@ static int64_t comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (comm_map_keyval == MPI_KEYVAL_INVALID)
-    PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
+    pmpi.Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
   if (comm_map_keyval != MPI_KEYVAL_INVALID &&
-      PMPI_Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      pmpi.Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     /* An intercommunicator's peers are ranks of its remote group. */
     int inter = 0;
     MPI_Group group;
-    PMPI_Comm_test_inter(comm, &inter);
+    pmpi.Comm_test_inter(comm, &inter);
     map = NULL;
-    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) ==
+    if ((inter ? pmpi.Comm_remote_group(comm, &group) : pmpi.Comm_group(comm, &group)) ==
         MPI_SUCCESS) {
       map = rank_map_of(group);
-      PMPI_Group_free(&group);
+      pmpi.Group_free(&group);
     }
-    if (map && PMPI_Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
+    if (map && pmpi.Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -172,16 +158,16 @@ static int64_t win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (win_map_keyval == MPI_KEYVAL_INVALID)
-    PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
+    pmpi.Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
   if (win_map_keyval != MPI_KEYVAL_INVALID &&
-      PMPI_Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      pmpi.Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     MPI_Group group;
     map = NULL;
-    if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
+    if (pmpi.Win_get_group(win, &group) == MPI_SUCCESS) {
       map = rank_map_of(group);
-      PMPI_Group_free(&group);
+      pmpi.Group_free(&group);
     }
-    if (map && PMPI_Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
+    if (map && pmpi.Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }

@@ -2,18 +2,20 @@
  *
  * The bytes of a message are its count times the size of one element of its datatype
  * (trace.messages in the spec); only the library knows that size, so the interposer asks
- * here when the call returns. The call goes to the library untraced (mpich_depth).
+ * here when the call returns, through PMPI_Type_size (mpi_pmpi.h): untraced.
  */
 #include "mpich_args.h"
+
+#define MPI_LIBRARY_OBJECT mpich_library_object
+#include "mpi_pmpi.h"
 
 uint64_t mpich_element_size(MPI_Datatype datatype) {
   int size = 0;
   if (datatype == MPI_DATATYPE_NULL)
     return 0;
-  mpich_depth++;
-  int status = MPI_Type_size(datatype, &size); /* the wrapper passes it straight on */
-  mpich_depth--;
-  return status == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+  if (!pmpi_ready() || pmpi.Type_size(datatype, &size) != MPI_SUCCESS)
+    return 0;
+  return size > 0 ? (uint64_t)size : 0;
 }
 
 /* MPI has no device work: no trace.commands. */

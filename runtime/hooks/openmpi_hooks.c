@@ -2,7 +2,7 @@
  *
  * The bytes of a message are its count times the size of one element of its datatype
  * (trace.messages in the spec); only the library knows that size, so the interposer asks
- * here when the call returns. The call goes to the library untraced (openmpi_depth).
+ * here when the call returns, through PMPI_Type_size (mpi_pmpi.h): untraced.
  */
 #include "openmpi_args.h"
 
@@ -27,14 +27,16 @@ static void *openmpi_predefined(void **cache, const char *name) {
     (type) openmpi_predefined(&tracer_object, #global);                                     \
   })
 
+#define MPI_LIBRARY_OBJECT openmpi_library_object
+#include "mpi_pmpi.h"
+
 uint64_t openmpi_element_size(MPI_Datatype datatype) {
   int size = 0;
   if (datatype == MPI_DATATYPE_NULL)
     return 0;
-  openmpi_depth++;
-  int status = MPI_Type_size(datatype, &size); /* the wrapper passes it straight on */
-  openmpi_depth--;
-  return status == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+  if (!pmpi_ready() || pmpi.Type_size(datatype, &size) != MPI_SUCCESS)
+    return 0;
+  return size > 0 ? (uint64_t)size : 0;
 }
 
 /* MPI has no device work: no trace.commands. */
