@@ -48,4 +48,16 @@ jq -e '.tracing_cost.event_ps > 0 and .tracing_cost.ns > 0' "$tmp/job.json" >/de
   fail "the node did not measure once: $(cat "$tmp/cache/tracer/calibration" 2>/dev/null)"
 "$tracer" -r "$tmp/job.trace" 2>/dev/null | grep -q '^Cost of tracing: [0-9]* events x ' ||
   fail "the text report has no cost of tracing: $("$tracer" -r "$tmp/job.trace" 2>&1 | tail -3)"
+# HPE Cray PALS (Cray MPICH) names the MPICH ABI too; a launcher the specs do not know
+# (Slurm's srun) names none, and the tracer says so rather than guessing.
+PALS_RANKID=0 PMI_SIZE=1 PALS_APID=x1 "$tracer" -j -o "$tmp/pals.json" --trace-output \
+  "$tmp/pals.trace" "$python" -c pass >"$tmp/pals.out" 2>"$tmp/pals.err" ||
+  fail "PALS: $(cat "$tmp/pals.err")"
+grep -q "PALS_RANKID is set by the launcher of libmpich.so.12: traced as mpich" "$tmp/pals.err" ||
+  fail "PALS: MPICH not taken from the launcher: $(cat "$tmp/pals.err")"
+SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=7 SLURM_STEP_ID=0 "$tracer" -j -o "$tmp/slurm.json" \
+  --trace-output "$tmp/slurm.trace" "$python" -c pass >"$tmp/slurm.out" 2>"$tmp/slurm.err" ||
+  fail "Slurm: $(cat "$tmp/slurm.err")"
+grep -q "mpi: $python links none of the mpi libraries and Slurm is not a launcher the mpi backends know: none is traced (-b NAME picks one)" \
+  "$tmp/slurm.err" || fail "Slurm: no word on the MPI left untraced: $(cat "$tmp/slurm.err")"
 echo "mpich_ctypes: $(jq -c .calls "$tmp/actual.json")"
