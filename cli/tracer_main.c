@@ -614,7 +614,7 @@ static void pick_symbol_groups(const struct options *o, char **names, char **lib
    * outside MPI jobs, and the group's backends are then not its business. */
   struct rank_env rank;
   rank_env_read(&rank);
-  if (kept_count == 0 && rank.present)
+  if (kept_count == 0 && rank.present && rank.mpi_launcher)
     say(o, "%s: %s links none of the %s libraries and %s is not a launcher the %s backends "
            "know: none is traced (-b NAME picks one)",
         group[0]->symbol_group, o->app[0], group[0]->symbol_group, rank.launcher,

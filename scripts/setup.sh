@@ -18,7 +18,7 @@ packages="
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
-  python3-mpi4py lammps lammps-examples hpcc
+  python3-mpi4py lammps lammps-examples hpcc python3-torch
 "
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -11,19 +11,20 @@ struct launcher {
   const char *name;
   const char *rank, *size, *local_rank, *node, *local_size;
   const char *marker; /* a variable that must be set too (rank's name alone is too common) */
+  bool mpi;           /* starts MPI jobs (or may: srun) */
 };
 
 static const struct launcher launchers[] = {
     {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
-     NULL, "OMPI_COMM_WORLD_LOCAL_SIZE", NULL},
-    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL, "PALS_LOCAL_SIZE", NULL},
-    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL, "MPI_LOCALNRANKS", NULL},
+     NULL, "OMPI_COMM_WORLD_LOCAL_SIZE", NULL, true},
+    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL, "PALS_LOCAL_SIZE", NULL, true},
+    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL, "MPI_LOCALNRANKS", NULL, true},
     /* PyTorch's torchrun (torch.distributed.elastic): RANK alone is too common a name. It
      * comes before Slurm, which sets SLURM_PROCID for torchrun itself under srun. */
     {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK", NULL, "LOCAL_WORLD_SIZE",
-     "TORCHELASTIC_RUN_ID"},
+     "TORCHELASTIC_RUN_ID", false},
     /* Slurm's SLURM_TASKS_PER_NODE is a list per node ("2(x3),1"): not read. */
-    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME", NULL, NULL},
+    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME", NULL, NULL, true},
 };
 
 static const char *value(const char *name) {
@@ -47,6 +48,7 @@ void rank_env_read(struct rank_env *r) {
       continue;
     r->present = true;
     r->launcher = l->name;
+    r->mpi_launcher = l->mpi;
     r->rank = number(l->rank);
     r->size = number(l->size);
     r->local_rank = number(l->local_rank);

@@ -26,6 +26,7 @@
 struct rank_env {
   bool present;          /* a launcher's rank variable is set */
   const char *launcher;  /* "MPICH Hydra", ...; static */
+  bool mpi_launcher;     /* one that starts MPI jobs (not torchrun) */
   long rank, size, local_rank, local_size; /* -1 when the launcher does not say */
   char node[256];
   char job_id[300];
