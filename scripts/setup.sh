@@ -14,7 +14,7 @@ packages="
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran
   libamdhip64-dev
-  help2man dpkg-dev file lmod tcl8.6
+  help2man man-db dpkg-dev file lmod tcl8.6
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
