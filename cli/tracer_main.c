@@ -30,7 +30,7 @@
 #include "rank_env.h"
 #include "rank_timeline.h"
 #include "run_record.h"
-#include "tracer_calibrate.h"
+#include "calibrate.h"
 #include "tracing_cost.h"
 #include "session.h"
 

@@ -32,7 +32,7 @@ fi
 tracer=$(abspath "$1")
 app=$(abspath "$2")
 dump=$(abspath "$3")
-proto="$here/../../cli/timeline/timeline.proto"
+proto="$here/../../cli/exports/perfetto/timeline.proto"
 e2e_setup
 need_app "$app"
 need_tracer "$tracer"

@@ -1,5 +1,5 @@
-/* tracer_calibrate: see tracer_calibrate.h. */
-#include "tracer_calibrate.h"
+/* calibrate: see calibrate.h. */
+#include "calibrate.h"
 
 #include <ftw.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* tracer_calibrate: the machine's cost of recording, measured once per machine and trace
+/* calibrate: the machine's cost of recording, measured once per machine and trace
  * clock in a session of its own (so that no app's trace holds the calibration's events),
- * then cached (cli/analysis/tracing_cost.h). */
-#ifndef TRACER_CALIBRATE_H
-#define TRACER_CALIBRATE_H
+ * then cached (cli/model/tracing_cost.h). */
+#ifndef TRACER_COMMANDS_CALIBRATE_H
+#define TRACER_COMMANDS_CALIBRATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
