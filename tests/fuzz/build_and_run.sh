@@ -39,7 +39,7 @@ for s in llvm-symbolizer-19 llvm-symbolizer; do
 done
 
 # Sources per target, listed explicitly: the same files the CMake targets compile.
-generator_common="generator/diag.c generator/util.c generator/yamldoc.c"
+generator_common="common/diag.c generator/util.c generator/yamldoc.c"
 ctf=$(echo cli/ctf/ctf_*.c)
 analysis="cli/model/backends.c cli/model/event_map.c cli/reports/tally/id_set.c
           cli/reports/tally/tally.c cli/reports/text/trace_text.c cli/reports/units.c
@@ -66,7 +66,7 @@ sources_of() {
   model_check)
     echo "$generator_common generator/spec.c generator/model_check.c"
     echo "generator/translation_unit.c generator/clang_type.c" ;;
-  template) echo "generator/diag.c generator/util.c generator/tree.c generator/template.c" ;;
+  template) echo "common/diag.c generator/util.c generator/tree.c generator/template.c" ;;
   ctf_metadata) echo "$ctf" ;;
   ctf_stream) echo "$ctf tests/fuzz/ctf_walk.c" ;;
   ctf_analysis) echo "$ctf $analysis" ;;
@@ -79,8 +79,8 @@ sources_of() {
 
 flags_of() {
   case $1 in
-  spec | template) echo "-Igenerator" ;;
-  model_check) echo "-Igenerator -I$llvm/include" ;;
+  spec | template) echo "-Igenerator -Icommon" ;;
+  model_check) echo "-Igenerator -Icommon -I$llvm/include" ;;
   ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
   ctf_analysis | result_file)
     echo "-Icli/ctf -Icli/model -Icli/reader -Icli/reports -Icli/reports/tally"

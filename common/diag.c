@@ -1,10 +1,9 @@
-/* diag: error causes with locations, printed compiler-style with a caret. */
+/* diag: error causes with locations, printed compiler-style with a caret, or as one
+ * line. */
 #include "diag.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "util.h"
 
 void diag_init(struct diag *d) { memset(d, 0, sizeof *d); }
 
@@ -22,11 +21,16 @@ static void diag_add(struct diag *d, const char *file, unsigned line, unsigned c
     d->dropped++;
     return;
   }
-  struct diag_cause *c = &d->causes[d->count++];
-  c->file = file ? xstrdup(file) : NULL;
+  struct diag_cause *c = &d->causes[d->count];
+  c->file = file ? strdup(file) : NULL;
   c->line = line;
   c->column = column;
-  c->message = xvasprintf(fmt, ap);
+  if (vasprintf(&c->message, fmt, ap) < 0 || (file && !c->file)) {
+    free(c->file);
+    d->dropped++;
+    return;
+  }
+  d->count++;
 }
 
 int diag_error(struct diag *d, const char *fmt, ...) {
@@ -34,6 +38,11 @@ int diag_error(struct diag *d, const char *fmt, ...) {
   va_start(ap, fmt);
   diag_add(d, NULL, 0, 0, fmt, ap);
   va_end(ap);
+  return -1;
+}
+
+int diag_verror(struct diag *d, const char *fmt, va_list ap) {
+  diag_add(d, NULL, 0, 0, fmt, ap);
   return -1;
 }
 
@@ -94,4 +103,16 @@ void diag_print(const struct diag *d, FILE *out, const char *program) {
   }
   if (d->dropped)
     fprintf(out, "%s: note: %u more errors not shown\n", program, d->dropped);
+}
+
+char *diag_join(const struct diag *d, char *buf, size_t size) {
+  size_t used = 0;
+  if (size)
+    buf[0] = '\0';
+  for (unsigned i = d->count; i-- > 0 && used + 1 < size;) {
+    int n = snprintf(buf + used, size - used, "%s%s", i + 1 < d->count ? ": " : "",
+                     d->causes[i].message);
+    used += n > 0 ? (size_t)n : 0;
+  }
+  return buf;
 }
