@@ -18,8 +18,7 @@
 #include "app_libraries.h"
 #include "backends.h"
 #include "check.h"
-#include "ctf.h"
-#include "event_map.h"
+#include "diag.h"
 #include "fork_listener.h"
 #include "gaps.h"
 #include "daemon_orphans.h"
@@ -39,6 +38,7 @@
 #include "tally_print.h"
 #include "timeline.h"
 #include "timeline_build.h"
+#include "trace_reader.h"
 #include "trace_text.h"
 
 #ifndef TRACER_VERSION
@@ -286,8 +286,7 @@ static bool has_suffix(const char *s, const char *suffix) {
 
 /* -l: the timeline of the trace, written beside it or to FILE. */
 static int write_timeline(const struct options *o, const char *trace_dir,
-                          const struct ctf_trace *trace, const struct event_map *map,
-                          const struct run_record *run) {
+                          struct trace_reader *reader, const struct run_record *run) {
   char path[PATH_MAX], json[PATH_MAX + 8], app[256] = "";
   if (o->timeline_path)
     snprintf(path, sizeof path, "%s", o->timeline_path);
@@ -306,22 +305,24 @@ static int write_timeline(const struct options *o, const char *trace_dir,
                                      .json_path = o->timeline_json ? json : NULL};
   struct timeline *tl;
   char message[512] = "";
-  char *msg = NULL;
+  struct diag d;
+  diag_init(&d);
   int rc = timeline_open(&options, &tl);
   if (rc == 0) {
     struct timeline_build_options build = {.app_name = app[0] ? app : NULL,
                                            .threads = o->threads};
-    rc = timeline_build(trace, map, tl, &build, &msg);
+    rc = timeline_build(reader, tl, &build, &d);
   }
   struct timeline_stats stats;
   if (timeline_close(tl, &stats, message, sizeof message))
     rc = -1;
   if (rc) {
-    error("Cannot write the timeline: %s", msg ? msg : message);
-    free(msg);
+    char chain[1024];
+    error("Cannot write the timeline: %s", d.count ? diag_join(&d, chain, sizeof chain) : message);
+    diag_clear(&d);
     return TRACER_EXIT_ANALYSIS;
   }
-  free(msg);
+  diag_clear(&d);
   say(o, "timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
       (unsigned long long)stats.slices, (unsigned long long)stats.flows,
       (unsigned long long)stats.counter_values, (double)stats.bytes / (1 << 20),
@@ -344,23 +345,27 @@ static bool tally_has_device_work(const struct tally *tally) {
 
 /* -l in a job: each rank writes its own timeline (cli/analysis/rank_timeline.h). */
 static void write_rank_timeline(const struct options *o, const char *rank_dir) {
-  char *msg = NULL;
-  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &msg))
-    error("Cannot write the rank's timeline: %s", msg ? msg : "");
-  free(msg);
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+    error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
+  diag_clear(&d);
 }
 
 /* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
 static int join_rank_timelines(const struct options *o, const char *job_dir) {
-  char path[PATH_MAX], *msg = NULL;
+  char path[PATH_MAX], chain[1024];
   snprintf(path, sizeof path, "%s", o->timeline_path ? o->timeline_path : "");
   if (!o->timeline_path)
     snprintf(path, sizeof path, "%s/timeline.pftrace", job_dir);
   unsigned ranks;
   uint64_t bytes;
-  if (rank_timeline_join(job_dir, path, &ranks, &bytes, &msg)) {
-    error("Cannot write the timeline: %s", msg ? msg : "");
-    free(msg);
+  struct diag d;
+  diag_init(&d);
+  if (rank_timeline_join(job_dir, path, &ranks, &bytes, &d)) {
+    error("Cannot write the timeline: %s", diag_join(&d, chain, sizeof chain));
+    diag_clear(&d);
     return TRACER_EXIT_ANALYSIS;
   }
   say(o, "timeline: %s (%u ranks, %.1f MiB)", path, ranks, (double)bytes / (1 << 20));
@@ -368,16 +373,34 @@ static int join_rank_timelines(const struct options *o, const char *job_dir) {
 }
 
 /* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
-static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+static int print_gaps(struct trace_reader *reader, FILE *out) {
   struct gap_report report;
-  char *msg = NULL;
-  int rc = gaps_analyse(trace, map, &report, &msg);
-  gaps_print_text(&report, out);
+  struct gaps *gaps;
+  struct trace_consumer consumer;
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  int rc = gaps_open(&gaps, &consumer, &d);
+  if (rc == 0) {
+    const struct trace_consumer *consumers[] = {&consumer};
+    rc = trace_read(reader, consumers, 1, NULL, &d) == TRACE_READ_OK ? 0 : -1;
+    if (gaps_close(gaps, &report, &d))
+      rc = -1;
+    gaps_print_text(&report, out);
+    gaps_free(&report);
+  }
   if (rc)
-    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
-  free(msg);
-  gaps_free(&report);
+    error("Part of the trace could not be read for the gaps: %s", diag_join(&d, chain, sizeof chain));
+  diag_clear(&d);
   return rc;
+}
+
+static void draw_progress(void *context, uint64_t done, uint64_t total, bool finished) {
+  (void)context;
+  double pct = total ? 100.0 * (double)done / (double)total : 100.0;
+  fprintf(stderr, "\rtracer: analysing the trace: %5.1f%%%s", pct > 100 ? 100 : pct,
+          finished ? "\n" : "");
+  fflush(stderr);
 }
 
 /* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks
@@ -429,38 +452,43 @@ static int analyse(const struct options *o, const char *trace_dir) {
     error("--ranks reads an MPI job's folder: %s is the trace of one run", trace_dir);
     return TRACER_EXIT_USAGE;
   }
-  struct ctf_trace *trace;
-  struct ctf_error err;
-  if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
-    error("Cannot read the trace: %s", err.message);
-    return TRACER_EXIT_ANALYSIS;
-  }
-  struct event_map map;
-  if (event_map_build(trace, &map)) {
-    ctf_trace_close(trace);
-    error("Cannot analyse the trace: out of memory");
+  struct trace_reader *reader;
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  if (trace_reader_open(trace_dir, &reader, &d)) {
+    error("Cannot read the trace: %s", diag_join(&d, chain, sizeof chain));
+    diag_clear(&d);
     return TRACER_EXIT_ANALYSIS;
   }
   FILE *out = stdout;
   if (o->output && !(out = fopen(o->output, "w"))) {
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
-    event_map_free(&map);
-    ctf_trace_close(trace);
+    trace_reader_close(reader);
     return TRACER_EXIT_ANALYSIS;
   }
   int rc = 0;
   if (o->text) {
-    char *msg = NULL;
-    if (trace_text_print(trace, &map, out, &msg)) {
-      error("Part of the trace could not be read; the rest was printed: %s", msg ? msg : "");
+    struct trace_text *text;
+    struct trace_consumer consumer;
+    if (trace_text_open(trace_reader_map(reader), out, &text, &consumer, &d) == 0) {
+      const struct trace_consumer *consumers[] = {&consumer};
+      if (trace_read(reader, consumers, 1, NULL, &d) != TRACE_READ_OK) {
+        error("Part of the trace could not be read; the rest was printed: %s",
+              diag_join(&d, chain, sizeof chain));
+        rc = TRACER_EXIT_ANALYSIS;
+      }
+      trace_text_close(text);
+    } else {
+      error("%s", diag_join(&d, chain, sizeof chain));
       rc = TRACER_EXIT_ANALYSIS;
     }
-    free(msg);
   } else {
     struct tally tally;
     bool progress = !o->quiet && isatty(STDERR_FILENO);
-    if ((o->extended ? tally_trace_by_actor : tally_trace)(trace, &map, o->threads, progress,
-                                                            &tally)) {
+    struct trace_read_options options = {.threads = o->threads,
+                                         .progress = progress ? draw_progress : NULL};
+    if (tally_trace(reader, &options, o->extended, &tally, &d)) {
       error("%s", tally.error ? tally.error : "Cannot analyse the trace");
       rc = TRACER_EXIT_ANALYSIS;
     } else {
@@ -473,7 +501,7 @@ static int analyse(const struct options *o, const char *trace_dir) {
         tally_print_json(&tally, trace_dir, &run, o->extended, out);
       else
         tally_print_text(&tally, &run, o->extended, out);
-      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(reader, out))
         rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
@@ -483,8 +511,9 @@ static int analyse(const struct options *o, const char *trace_dir) {
     }
     tally_free(&tally);
   }
+  diag_clear(&d);
   if (o->timeline) {
-    int timeline_rc = write_timeline(o, trace_dir, trace, &map, &run);
+    int timeline_rc = write_timeline(o, trace_dir, reader, &run);
     if (timeline_rc)
       rc = timeline_rc;
   }
@@ -493,8 +522,7 @@ static int analyse(const struct options *o, const char *trace_dir) {
     rc = TRACER_EXIT_ANALYSIS;
   }
   fflush(stdout);
-  event_map_free(&map);
-  ctf_trace_close(trace);
+  trace_reader_close(reader);
   return rc;
 }
 

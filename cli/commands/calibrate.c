@@ -7,8 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctf.h"
-#include "event_map.h"
 #include "launch.h"
 #include "session.h"
 #include "tally.h"
@@ -81,26 +79,26 @@ static bool record_calibration(const char *clock_plugin, const char *runtime_lib
 
 static bool read_calibration(const char *trace_dir, struct tracing_cost *cost, bool *tsc,
                              char *why, size_t why_size) {
-  struct ctf_trace *trace;
-  struct ctf_error err;
-  if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
-    snprintf(why, why_size, "%s", err.message);
+  struct trace_reader *reader;
+  struct diag d;
+  diag_init(&d);
+  if (trace_reader_open(trace_dir, &reader, &d)) {
+    diag_join(&d, why, why_size);
+    diag_clear(&d);
     return false;
   }
-  struct event_map map;
   struct tally tally;
   bool found = false;
-  if (event_map_build(trace, &map) == 0) {
-    if (tally_trace(trace, &map, 1, false, &tally) == 0 && tally.has_calibration) {
-      *cost = (struct tracing_cost){tally.calibration_event_ps, tally.calibration_byte_ps,
-                                    tally.calibration_call_ps};
-      *tsc = tally.clock_is_tsc;
-      found = true;
-    }
-    tally_free(&tally);
-    event_map_free(&map);
+  struct trace_read_options one_thread = {.threads = 1};
+  if (tally_trace(reader, &one_thread, false, &tally, &d) == 0 && tally.has_calibration) {
+    *cost = (struct tracing_cost){tally.calibration_event_ps, tally.calibration_byte_ps,
+                                  tally.calibration_call_ps};
+    *tsc = tally.clock_is_tsc;
+    found = true;
   }
-  ctf_trace_close(trace);
+  tally_free(&tally);
+  diag_clear(&d);
+  trace_reader_close(reader);
   if (!found)
     snprintf(why, why_size, "the calibration recorded no result");
   return found;

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "backends.h"
-#include "ctf.h"
-#include "event_map.h"
 #include "run_record.h"
+#include "trace_reader.h"
 
 /* A map from 64-bit keys to row indices (open addressing); a key's rows are checked by
  * the caller, so equal hashes of different names (hostnames) stay apart. */
@@ -443,82 +442,102 @@ void job_result_sort(struct job_result *r) {
                                   (uint64_t)r->sizes[i].function << 8 | r->sizes[i].bucket, i);
 }
 
-/* The second look at the rank's events: the size and the peer of every message. */
-static void read_messages(const struct ctf_trace *trace, const struct event_map *map, long rank,
-                          struct job_result *r) {
+/* The messages of a rank: the size and the peer of every message call, a consumer of
+ * the same read as the rank's tally. Each worker of the read counts into a result of its
+ * own, added into the rank's at the end. */
+struct messages {
+  struct job_result *into;
+  long rank;
+};
+
+static int on_message(void *context, const struct trace_call *c) {
+  struct messages *m = context;
+  const struct tracer_function_desc *f = &c->desc->functions[c->function];
+  const struct tracer_message *msg = &f->message;
+  /* A batched call's record is its head alone: no message bytes in it. */
+  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE ||
+      msg->bytes < 0 || c->failed || c->batched)
+    return 0;
   uint64_t slots[256];
-  for (size_t s = 0; s < ctf_trace_stream_count(trace); s++) {
-    struct ctf_cursor *cursor;
-    struct ctf_error error;
-    if (ctf_cursor_open(trace, s, &cursor, &error) != CTF_OK)
-      continue;
-    const struct ctf_event *ev;
-    enum ctf_status st;
-    while ((st = ctf_cursor_next(cursor, &ev, &error)) != CTF_END) {
-      if (st != CTF_OK) {
-        if (ctf_cursor_failed(cursor))
-          break;
-        continue;
-      }
-      const struct event_info *info = &map->infos[ev->event_class->index];
-      if (info->role != EVENT_CALL || !info->desc)
-        continue;
-      if (info->function >= 0 &&
-          info->desc->functions[info->function].message.kind == TRACER_MESSAGE_NONE)
-        continue;
-      struct event_call call;
-      if (!event_map_call(info, ev, &call) || call.function < 0 ||
-          (uint64_t)call.function >= info->desc->function_count)
-        continue;
-      const struct tracer_function_desc *f = &info->desc->functions[call.function];
-      const struct tracer_message *m = &f->message;
-      if (m->kind == TRACER_MESSAGE_NONE || m->kind == TRACER_MESSAGE_COMPLETE ||
-          m->bytes < 0 || event_map_call_failed(info->desc, f, call.status))
-        continue;
-      size_t n = event_map_record(info, ev, slots, sizeof slots / sizeof *slots);
-      if ((size_t)m->bytes >= n)
-        continue;
-      uint64_t bytes = slots[m->bytes];
-      struct job_size_row row = {(uint32_t)info->backend, (uint32_t)call.function,
-                                 job_size_bucket(bytes), 1, bytes};
-      job_result_add_size(r, &row);
-      /* The matrix counts what a rank sends (or puts) to a peer, by the sender. */
-      if ((m->kind == TRACER_MESSAGE_SEND || m->kind == TRACER_MESSAGE_PUT) && m->peer >= 0 &&
-          (size_t)m->peer < n) {
-        const struct tracer_slot *slot = NULL;
-        for (uint32_t k = 0; k < f->slot_count; k++)
-          if (f->slots[k].index == (uint32_t)m->peer)
-            slot = &f->slots[k];
-        int64_t peer = slot ? event_map_slot_value(slot, slots[m->peer]) : (int32_t)slots[m->peer];
-        if (peer >= 0) /* MPI_PROC_NULL and the like are negative */
-          job_result_add_matrix(r, rank, (long)peer, bytes, 1);
-      }
-    }
-    ctf_cursor_close(cursor);
+  size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
+  if ((size_t)msg->bytes >= n)
+    return 0;
+  uint64_t bytes = slots[msg->bytes];
+  struct job_size_row row = {(uint32_t)c->backend, (uint32_t)c->function,
+                             job_size_bucket(bytes), 1, bytes};
+  job_result_add_size(m->into, &row);
+  /* The matrix counts what a rank sends (or puts) to a peer, by the sender. */
+  if ((msg->kind == TRACER_MESSAGE_SEND || msg->kind == TRACER_MESSAGE_PUT) && msg->peer >= 0 &&
+      (size_t)msg->peer < n) {
+    const struct tracer_slot *slot = NULL;
+    for (uint32_t k = 0; k < f->slot_count; k++)
+      if (f->slots[k].index == (uint32_t)msg->peer)
+        slot = &f->slots[k];
+    int64_t peer = slot ? event_map_slot_value(slot, slots[msg->peer]) : (int32_t)slots[msg->peer];
+    if (peer >= 0) /* MPI_PROC_NULL and the like are negative */
+      job_result_add_matrix(m->into, m->rank, (long)peer, bytes, 1);
   }
+  return 0;
+}
+
+static void *messages_fork(void *context) {
+  const struct messages *m = context;
+  struct messages *worker = calloc(1, sizeof *worker);
+  struct job_result *r = calloc(1, sizeof *r);
+  if (!worker || !r || job_result_init(r)) {
+    if (r)
+      job_result_free(r);
+    free(r);
+    free(worker);
+    return NULL;
+  }
+  *worker = (struct messages){r, m->rank};
+  return worker;
+}
+
+static int messages_join(void *context, void *worker) {
+  struct messages *m = context, *w = worker;
+  int rc = 0;
+  for (size_t i = 0; i < w->into->size_count && rc == 0; i++)
+    rc = job_result_add_size(m->into, &w->into->sizes[i]);
+  for (size_t i = 0; i < w->into->matrix_count && rc == 0; i++) {
+    const struct job_matrix_row *row = &w->into->matrix[i];
+    rc = job_result_add_matrix(m->into, row->from, row->to, row->bytes, row->messages);
+  }
+  job_result_free(w->into);
+  free(w->into);
+  free(w);
+  return rc;
 }
 
 int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
-                      char **error) {
-  *error = NULL;
+                      struct diag *d) {
   struct run_record run;
   run_record_read(rank_dir, &run);
-  struct ctf_trace *trace;
-  struct ctf_error err;
-  if (ctf_trace_open(rank_dir, &trace, &err) != CTF_OK) {
-    *error = strdup(err.message);
+  struct trace_reader *reader;
+  if (trace_reader_open(rank_dir, &reader, d))
     return -1;
-  }
-  struct event_map map;
   struct tally tally;
+  struct trace_consumer tally_consumer;
+  struct messages messages = {r, rank};
+  struct trace_consumer messages_consumer = {.name = "messages", .context = &messages,
+                                             .fork = messages_fork, .join = messages_join,
+                                             .call = on_message};
   int rc = -1;
-  if (event_map_build(trace, &map)) {
-    ctf_trace_close(trace);
-    *error = strdup("out of memory");
-    return -1;
+  if (tally_open(&tally, r->want_actors, &tally_consumer)) {
+    tally_free(&tally);
+    trace_reader_close(reader);
+    return diag_error(d, "out of memory");
   }
-  if ((r->want_actors ? tally_trace_by_actor : tally_trace)(trace, &map, threads, false,
-                                                           &tally) == 0) {
+  const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer};
+  struct trace_read_options options = {.threads = threads};
+  /* A stream that could not be read is in the tally's error; only a failed read fails. */
+  struct diag read;
+  diag_init(&read);
+  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
+    char chain[1024];
+    diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
+  } else {
     if (run.discarded_events > tally.discarded)
       tally.discarded = run.discarded_events;
     for (size_t i = 0; i < tally.actors.count; i++)
@@ -532,8 +551,8 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
           spread_add(&r->function_ns[b][f], tb->host[f].total, rank);
           host_ns += tb->host[f].total;
         }
-      for (size_t d = 0; d < tb->device_count; d++)
-        device_ns += tb->device[d].time.total;
+      for (size_t k = 0; k < tb->device_count; k++)
+        device_ns += tb->device[k].time.total;
       if (run.wall_ns && (host_ns || device_ns)) {
         spread_add(&r->host_share[b], (uint64_t)((double)host_ns * 1e6 / (double)run.wall_ns),
                    rank);
@@ -541,14 +560,10 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
                    (uint64_t)((double)device_ns * 1e6 / (double)run.wall_ns), rank);
       }
     }
-    if (rc == 0)
-      read_messages(trace, &map, rank, r);
-  } else {
-    *error = strdup(tally.error ? tally.error : "Cannot analyse the trace");
   }
+  diag_clear(&read);
   tally_free(&tally);
-  event_map_free(&map);
-  ctf_trace_close(trace);
+  trace_reader_close(reader);
   if (rc == 0 && job_result_add_rank(r, rank))
     rc = -1;
   if (rc == 0 && run.wall_ns)

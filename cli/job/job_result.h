@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "diag.h"
 #include "tally.h"
 
 /* Message sizes: bucket 0 holds empty messages, bucket k (1..) sizes up to 64 x 4^(k-1)
@@ -76,10 +77,11 @@ int job_result_init(struct job_result *r);
 void job_result_free(struct job_result *r);
 
 /* Reduces the trace of one rank (its folder rank_dir, with its run record) into r, which
- * job_result_init() made (its actors too, when r->want_actors). threads as tally_trace(). Returns 0, or -1 with a message in
- * *error (owned by the caller) when the trace cannot be read. */
+ * job_result_init() made (its actors too, when r->want_actors), in one read of the
+ * trace: its tally and its messages. threads as trace_read_options. Returns 0, or -1
+ * with a cause in d when the trace cannot be read. */
 int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
-                      char **error);
+                      struct diag *d);
 
 /* Adds from into into. Returns 0, or -1 when out of memory. */
 int job_result_merge(struct job_result *into, const struct job_result *from);

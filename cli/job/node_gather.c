@@ -64,14 +64,17 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
   rank_result_path(job_dir, rank, path, sizeof path);
   struct job_result r;
   int rc = job_result_init(&r);
-  char *error = NULL;
+  struct diag error;
+  diag_init(&error);
   r.want_actors = true; /* a rank's result carries its actors, for -e and --ranks */
   if (rc == 0 && job_result_reduce(folder, rank, threads, &r, &error)) {
     /* Nothing readable (the app made no traced call, or the trace is damaged): the
      * result still covers the rank and says why. */
     job_result_free(&r);
     rc = job_result_init(&r);
-    if (rc == 0 && !(r.tally.error = strdup(error ? error : "Cannot read the trace")))
+    char chain[1024];
+    diag_join(&error, chain, sizeof chain);
+    if (rc == 0 && !(r.tally.error = strdup(chain[0] ? chain : "Cannot read the trace")))
       rc = -1;
     if (rc == 0)
       rc = job_result_add_rank(&r, rank);
@@ -83,7 +86,7 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
       rc = job_result_add_failed(&r, &s);
     }
   }
-  free(error);
+  diag_clear(&error);
   if (rc == 0)
     rc = result_file_write(path, &r);
   job_result_free(&r);
@@ -395,12 +398,16 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     char folder[PATH_SIZE];
     job_rank_folder(job_dir, e.ranks[i], folder, sizeof folder);
     struct stat st;
-    char *message = NULL;
+    struct diag ignored; /* the rank is then reported missing */
+    diag_init(&ignored);
     if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
-      if (made == 0 && job_result_reduce(folder, e.ranks[i], threads, &one, &message) == 0) {
+      int reduced = made == 0 ? job_result_reduce(folder, e.ranks[i], threads, &one, &ignored)
+                              : -1;
+      diag_clear(&ignored);
+      if (reduced == 0) {
         if (job_result_merge(r, &one))
           rc = -1;
         report->from_events++;
@@ -409,7 +416,6 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
         continue;
       }
       job_result_free(&one);
-      free(message);
     }
     report->missing_count++;
     append_rank(report->missing, sizeof report->missing, e.ranks[i]);

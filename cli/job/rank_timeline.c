@@ -11,20 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event_map.h"
 #include "job_folder.h"
 #include "run_record.h"
 #include "timeline_build.h"
+#include "trace_reader.h"
 
 #define RANK_TIMELINE_FILE "timeline.pftrace"
-
-static int fail(char **error, const char *fmt, const char *a, const char *b) {
-  char message[PATH_MAX + 256];
-  snprintf(message, sizeof message, fmt, a, b);
-  free(*error);
-  *error = strdup(message);
-  return -1;
-}
 
 /* The rank a job's rank-N folder is for; false when the folder is not named so. */
 static bool rank_of_folder(const char *dir, long *rank) {
@@ -54,21 +46,13 @@ static void app_name(const char *dir, char *out, size_t size) {
 }
 
 int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timeline_stats *stats,
-                        char **error) {
-  *error = NULL;
+                        struct diag *d) {
   long rank;
   if (!rank_of_folder(rank_dir, &rank))
-    return fail(error, "Cannot write the rank's timeline: %s is no rank-N folder%s", rank_dir,
-                "");
-  struct ctf_trace *trace;
-  struct ctf_error err;
-  if (ctf_trace_open(rank_dir, &trace, &err) != CTF_OK)
-    return fail(error, "Cannot read the rank's trace: %s%s", err.message, "");
-  struct event_map map;
-  if (event_map_build(trace, &map)) {
-    ctf_trace_close(trace);
-    return fail(error, "Cannot read the rank's trace: out of memory%s%s", "", "");
-  }
+    return diag_error(d, "Cannot write the rank's timeline: %s is no rank-N folder", rank_dir);
+  struct trace_reader *reader;
+  if (trace_reader_open(rank_dir, &reader, d))
+    return diag_error(d, "Cannot read the rank's trace");
   char path[PATH_MAX], app[256];
   snprintf(path, sizeof path, "%s/" RANK_TIMELINE_FILE, rank_dir);
   app_name(rank_dir, app, sizeof app);
@@ -83,11 +67,10 @@ int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timel
   char message[512] = "";
   int rc = timeline_open(&options, &tl);
   if (rc == 0)
-    rc = timeline_build(trace, &map, tl, &build, error);
+    rc = timeline_build(reader, tl, &build, d);
   if (timeline_close(tl, stats, message, sizeof message) && rc == 0)
-    rc = fail(error, "%s%s", message, "");
-  event_map_free(&map);
-  ctf_trace_close(trace);
+    rc = diag_error(d, "%s", message);
+  trace_reader_close(reader);
   return rc;
 }
 
@@ -124,16 +107,15 @@ static int append_file(int out, const char *path, uint64_t *bytes) {
 }
 
 int rank_timeline_join(const char *job_dir, const char *path, unsigned *joined, uint64_t *bytes,
-                       char **error) {
-  *error = NULL;
+                       struct diag *d) {
   *joined = 0;
   *bytes = 0;
   char tmp[PATH_MAX];
   if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-    return fail(error, "Cannot write the job's timeline: file=%s, name too long%s", path, "");
+    return diag_error(d, "Cannot write the job's timeline: file=%s, name too long", path);
   int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0)
-    return fail(error, "Cannot create the timeline: file=%s, %s", path, strerror(errno));
+    return diag_error(d, "Cannot create the timeline: file=%s, %s", path, strerror(errno));
   long *ranks = NULL;
   size_t n = job_folder_ranks(job_dir, &ranks);
   int rc = 0;
@@ -150,13 +132,13 @@ int rank_timeline_join(const char *job_dir, const char *path, unsigned *joined, 
                          stat(part, &st) == 0;
          p++)
       if (append_file(out, part, bytes))
-        rc = fail(error, "Cannot join the ranks' timelines: file=%s, %s", part, strerror(errno));
+        rc = diag_error(d, "Cannot join the ranks' timelines: file=%s, %s", part, strerror(errno));
   }
   free(ranks);
   if (close(out) != 0 && rc == 0)
-    rc = fail(error, "Cannot write the timeline: file=%s, %s", path, strerror(errno));
+    rc = diag_error(d, "Cannot write the timeline: file=%s, %s", path, strerror(errno));
   if (rc == 0 && rename(tmp, path) != 0)
-    rc = fail(error, "Cannot write the timeline: file=%s, %s", path, strerror(errno));
+    rc = diag_error(d, "Cannot write the timeline: file=%s, %s", path, strerror(errno));
   if (rc)
     unlink(tmp);
   return rc;

@@ -15,18 +15,18 @@
 
 #include <stdint.h>
 
+#include "diag.h"
 #include "timeline.h"
 
 /* Writes the timeline of the rank whose trace is rank_dir (a job's rank-N folder) to
  * rank_dir/timeline.pftrace. split_bytes: as timeline_options (0: default). Returns 0,
- * or -1 with a message in *error (owned by the caller, free()). */
+ * or -1 with causes in d. */
 int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timeline_stats *stats,
-                        char **error);
+                        struct diag *d);
 
 /* Joins the timelines of the ranks of job_dir into path (written whole, then renamed
- * into place). *ranks: how many ranks had one. Returns 0, or -1 with a message in
- * *error (owned by the caller, free()). */
+ * into place). *ranks: how many ranks had one. Returns 0, or -1 with a cause in d. */
 int rank_timeline_join(const char *job_dir, const char *path, unsigned *ranks, uint64_t *bytes,
-                       char **error);
+                       struct diag *d);
 
 #endif

@@ -62,10 +62,10 @@ static void test_basic(void) {
   slice(tl, thread, 200, 300, "clGetPlatformIDs");
   slice(tl, thread, 500, 600, "inner");
   slice(tl, thread, 400, 900, "clFinish");
-  struct timeline_arg args[] = {
-      {.name = "bytes", .kind = TIMELINE_ARG_UINT, .v.u = 4096},
-      {.name = "buffer", .kind = TIMELINE_ARG_POINTER, .v.u = 0xabc},
-      {.name = "status", .kind = TIMELINE_ARG_STRING, .v.s = "CL_SUCCESS"},
+  struct trace_arg args[] = {
+      {.name = "bytes", .kind = TRACE_ARG_UINT, .v.u = 4096},
+      {.name = "buffer", .kind = TRACE_ARG_POINTER, .v.u = 0xabc},
+      {.name = "status", .kind = TRACE_ARG_STRING, .v.s = "CL_SUCCESS"},
   };
   struct timeline_slice call = {.track = thread, .start = 1000, .end = 1100,
                                 .name = "clEnqueueWriteBuffer", .args = args, .arg_count = 3,

@@ -68,7 +68,7 @@ void json_track(struct timeline *tl, const struct track *t) {
   fputs("}}", tl->json);
 }
 
-static void json_args(FILE *f, const struct timeline_arg *args, size_t count) {
+static void json_args(FILE *f, const struct trace_arg *args, size_t count) {
   fputs(",\"args\":{", f);
   for (size_t i = 0; i < count; i++) {
     if (i)
@@ -76,11 +76,11 @@ static void json_args(FILE *f, const struct timeline_arg *args, size_t count) {
     json_string(f, args[i].name);
     fputc(':', f);
     switch (args[i].kind) {
-    case TIMELINE_ARG_INT: fprintf(f, "%" PRId64, args[i].v.i); break;
-    case TIMELINE_ARG_UINT: fprintf(f, "%" PRIu64, args[i].v.u); break;
-    case TIMELINE_ARG_DOUBLE: fprintf(f, "%.17g", args[i].v.d); break;
-    case TIMELINE_ARG_STRING: json_string(f, args[i].v.s); break;
-    case TIMELINE_ARG_POINTER: fprintf(f, "\"0x%" PRIx64 "\"", args[i].v.u); break;
+    case TRACE_ARG_INT: fprintf(f, "%" PRId64, args[i].v.i); break;
+    case TRACE_ARG_UINT: fprintf(f, "%" PRIu64, args[i].v.u); break;
+    case TRACE_ARG_DOUBLE: fprintf(f, "%.17g", args[i].v.d); break;
+    case TRACE_ARG_STRING: json_string(f, args[i].v.s); break;
+    case TRACE_ARG_POINTER: fprintf(f, "\"0x%" PRIx64 "\"", args[i].v.u); break;
     }
   }
   fputc('}', f);
@@ -123,7 +123,7 @@ void json_slice(struct timeline *tl, const struct track *t, const struct timelin
 }
 
 void json_instant(struct timeline *tl, const struct track *t, uint64_t ts, const char *name,
-                  const struct timeline_arg *args, size_t arg_count) {
+                  const struct trace_arg *args, size_t arg_count) {
   if (!tl->json)
     return;
   open_event(tl, "i");

@@ -305,21 +305,21 @@ static int next_part(struct timeline *tl) {
 
 /* ---- Events -------------------------------------------------------------------------- */
 
-static void put_args(struct pb *p, const struct timeline_arg *args, size_t count,
+static void put_args(struct pb *p, const struct trace_arg *args, size_t count,
                      const uint64_t *name_iids) {
   for (size_t i = 0; i < count; i++) {
-    const struct timeline_arg *a = &args[i];
+    const struct trace_arg *a = &args[i];
     size_t m = pb_begin(p, EVENT_DEBUG_ANNOTATIONS);
     if (name_iids[i])
       pb_varint(p, ANNOTATION_NAME_IID, name_iids[i]);
     else
       pb_string(p, ANNOTATION_NAME, a->name);
     switch (a->kind) {
-    case TIMELINE_ARG_INT: pb_sint(p, ANNOTATION_INT, a->v.i); break;
-    case TIMELINE_ARG_UINT: pb_varint(p, ANNOTATION_UINT, a->v.u); break;
-    case TIMELINE_ARG_DOUBLE: pb_double(p, ANNOTATION_DOUBLE, a->v.d); break;
-    case TIMELINE_ARG_STRING: pb_string(p, ANNOTATION_STRING, a->v.s); break;
-    case TIMELINE_ARG_POINTER: pb_varint(p, ANNOTATION_POINTER, a->v.u); break;
+    case TRACE_ARG_INT: pb_sint(p, ANNOTATION_INT, a->v.i); break;
+    case TRACE_ARG_UINT: pb_varint(p, ANNOTATION_UINT, a->v.u); break;
+    case TRACE_ARG_DOUBLE: pb_double(p, ANNOTATION_DOUBLE, a->v.d); break;
+    case TRACE_ARG_STRING: pb_string(p, ANNOTATION_STRING, a->v.s); break;
+    case TRACE_ARG_POINTER: pb_varint(p, ANNOTATION_POINTER, a->v.u); break;
     }
     pb_end(p, m);
   }
@@ -331,7 +331,7 @@ enum { MAX_INTERNED_ARGS = 64 };
  * data), then the event. */
 static void event_packet(struct sink *sink, struct pb *p, uint64_t ts, int type,
                          timeline_track track, const char *name, const char *category,
-                         const struct timeline_arg *args, size_t arg_count, uint64_t flow_out,
+                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
                          uint64_t flow_in, bool stable) {
   pb_reset(p);
   sink_packet_head(sink, p, ts, true);
@@ -446,7 +446,7 @@ int timeline_slice(struct timeline *tl, const struct timeline_slice *s) {
 }
 
 int timeline_instant(struct timeline *tl, timeline_track track, uint64_t ts, const char *name,
-                     const struct timeline_arg *args, size_t arg_count) {
+                     const struct trace_arg *args, size_t arg_count) {
   struct track *t = track_of(tl, track);
   if (!t)
     return timeline_fail(tl, "Cannot add an instant: no track %llu, name=%s",

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace_arg.h" /* a slice's details: name = value */
+
 struct timeline;
 
 /* A track's handle: its Perfetto uuid (never 0). */
@@ -54,32 +56,12 @@ struct timeline_options {
 
 #define TIMELINE_DEFAULT_SPLIT_BYTES (2ull << 30) /* 2 GiB: under Perfetto's 4 GiB limit */
 
-enum timeline_arg_kind {
-  TIMELINE_ARG_INT,
-  TIMELINE_ARG_UINT,
-  TIMELINE_ARG_DOUBLE,
-  TIMELINE_ARG_STRING,
-  TIMELINE_ARG_POINTER,
-};
-
-/* A slice's detail: name = value. */
-struct timeline_arg {
-  const char *name;
-  enum timeline_arg_kind kind;
-  union {
-    int64_t i;
-    uint64_t u;
-    double d;
-    const char *s;
-  } v;
-};
-
 struct timeline_slice {
   timeline_track track;
   uint64_t start, end;   /* ns, start <= end */
   const char *name;
   const char *category;  /* may be NULL */
-  const struct timeline_arg *args; /* the first 64 are written */
+  const struct trace_arg *args; /* the first 64 are written */
   size_t arg_count;
   uint64_t flow_out;     /* a flow starting at this slice; 0: none */
   uint64_t flow_in;      /* a flow ending at this slice; 0: none */
@@ -121,7 +103,7 @@ timeline_track timeline_counter_track(struct timeline *tl, timeline_track parent
 
 int timeline_slice(struct timeline *tl, const struct timeline_slice *slice);
 int timeline_instant(struct timeline *tl, timeline_track track, uint64_t ts, const char *name,
-                     const struct timeline_arg *args, size_t arg_count);
+                     const struct trace_arg *args, size_t arg_count);
 int timeline_counter(struct timeline *tl, timeline_track counter, uint64_t ts, double value);
 
 /* Part file names: part 1 is options.path itself; part n > 1 is PATH without its

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "backends.h"
-#include "feed_pipe.h"
-#include "timeline_feed.h"
+#include "consumer_thread.h"
 #include "tracer_runtime.h"
 
 enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
@@ -36,7 +35,7 @@ struct held_call {
   const char *host;
   int64_t pid, tid;
   struct timeline_slice slice;
-  struct timeline_arg args[HELD_ARGS];
+  struct trace_arg args[HELD_ARGS];
   char text[HELD_TEXT];
 };
 
@@ -51,7 +50,8 @@ struct allocation {
   uint64_t handle, bytes;
 };
 
-struct build {
+struct timeline_builder {
+  struct consumer_thread *thread; /* the writing on a thread of its own; NULL: none */
   struct timeline *tl;
   const struct timeline_build_options *options;
   struct fifo calls, devices;
@@ -163,7 +163,7 @@ static void put(struct fifo *q, struct pending p) {
   q->items[(q->head + q->count++) % MAX_PENDING] = p;
 }
 
-static timeline_track process_track(struct build *b, const char *host, int64_t pid) {
+static timeline_track process_track(struct timeline_builder *b, const char *host, int64_t pid) {
   char name[256];
   if (b->options->is_rank) {
     /* The rank's first process is the rank; others (forked) say their pid. */
@@ -180,7 +180,7 @@ static timeline_track process_track(struct build *b, const char *host, int64_t p
   return timeline_process(b->tl, timeline_host(b->tl, host), pid, name);
 }
 
-static struct process_memory *memory_of(struct build *b, const char *host, int64_t pid) {
+static struct process_memory *memory_of(struct timeline_builder *b, const char *host, int64_t pid) {
   for (size_t i = 0; i < b->memory_count; i++)
     if (b->memory[i].pid == pid && strcmp(b->memory[i].host, host) == 0)
       return &b->memory[i];
@@ -199,7 +199,7 @@ static struct process_memory *memory_of(struct build *b, const char *host, int64
   return &b->memory[b->memory_count++];
 }
 
-static struct allocation *allocation_slot(struct build *b, int64_t pid, uint64_t handle,
+static struct allocation *allocation_slot(struct timeline_builder *b, int64_t pid, uint64_t handle,
                                           bool add) {
   if (add && (b->allocation_count + 1) * 2 > b->allocation_cap) {
     size_t cap = b->allocation_cap ? b->allocation_cap * 2 : 1024;
@@ -229,7 +229,7 @@ static struct allocation *allocation_slot(struct build *b, int64_t pid, uint64_t
   return add ? &b->allocations[at] : NULL;
 }
 
-static const struct timeline_arg *arg_named(const struct feed_call *c, const char *name) {
+static const struct trace_arg *arg_named(const struct trace_call *c, const char *name) {
   for (size_t i = 0; name && i < c->arg_count; i++)
     if (strcmp(c->args[i].name, name) == 0)
       return &c->args[i];
@@ -238,15 +238,15 @@ static const struct timeline_arg *arg_named(const struct feed_call *c, const cha
 
 /* Memory through alloc and free meanings: the size from the spec's bytes param, the
  * handle from the result; a free names the handle in one of its pointer arguments. */
-static int track_memory(struct build *b, const struct feed_call *c,
+static int track_memory(struct timeline_builder *b, const struct trace_call *c,
                         const struct tracer_function_desc *fn) {
   if (c->failed || (fn->meaning != TRACER_MEANING_ALLOC && fn->meaning != TRACER_MEANING_FREE))
     return 0;
   int64_t delta = 0;
   if (fn->meaning == TRACER_MEANING_ALLOC) {
-    const struct timeline_arg *size = arg_named(c, fn->bytes_param);
-    const struct timeline_arg *result = arg_named(c, "result");
-    if (!size || !result || result->kind != TIMELINE_ARG_POINTER || !result->v.u)
+    const struct trace_arg *size = arg_named(c, fn->bytes_param);
+    const struct trace_arg *result = arg_named(c, "result");
+    if (!size || !result || result->kind != TRACE_ARG_POINTER || !result->v.u)
       return 0;
     struct allocation *a = allocation_slot(b, c->pid, result->v.u, true);
     if (!a)
@@ -259,7 +259,7 @@ static int track_memory(struct build *b, const struct feed_call *c,
     delta += (int64_t)size->v.u;
   } else {
     for (size_t i = 0; i < c->arg_count && !delta; i++) {
-      if (c->args[i].kind != TIMELINE_ARG_POINTER || !c->args[i].v.u)
+      if (c->args[i].kind != TRACE_ARG_POINTER || !c->args[i].v.u)
         continue;
       struct allocation *a = allocation_slot(b, c->pid, c->args[i].v.u, false);
       if (!a)
@@ -279,7 +279,7 @@ static int track_memory(struct build *b, const struct feed_call *c,
     if (!delta)
       return 0;
   }
-  struct process_memory *m = memory_of(b, c->host, c->pid);
+  struct process_memory *m = memory_of(b, c->from.host_name, c->pid);
   if (!m)
     return -1;
   m->bytes += delta;
@@ -287,20 +287,20 @@ static int track_memory(struct build *b, const struct feed_call *c,
 }
 
 /* The thread's track; the last few are remembered, since calls come in runs. */
-static timeline_track thread_track(struct build *b, const struct feed_call *c) {
+static timeline_track thread_track(struct timeline_builder *b, const struct trace_call *c) {
   struct recent_thread *r = &b->recent[(uint64_t)c->tid % RECENT_THREADS];
-  if (r->track && r->tid == c->tid && r->pid == c->pid && r->host == c->host)
+  if (r->track && r->tid == c->tid && r->pid == c->pid && r->host == c->from.host_name)
     return r->track;
   char name[64];
   snprintf(name, sizeof name, "thread %" PRId64, c->tid);
-  timeline_track process = process_track(b, c->host, c->pid);
+  timeline_track process = process_track(b, c->from.host_name, c->pid);
   timeline_track thread = timeline_thread(b->tl, process, c->pid, c->tid, name);
   /* The host string belongs to the trace (its env), so its address is a fair key. */
-  *r = (struct recent_thread){c->host, c->pid, c->tid, thread};
+  *r = (struct recent_thread){c->from.host_name, c->pid, c->tid, thread};
   return thread;
 }
 
-static bool is_opener(const struct build *b, const struct feed_call *c) {
+static bool is_opener(const struct timeline_builder *b, const struct trace_call *c) {
   for (size_t i = 0; i < b->opener_count; i++)
     if (b->openers[i].desc == c->desc && b->openers[i].function == c->function)
       return true;
@@ -309,19 +309,20 @@ static bool is_opener(const struct build *b, const struct feed_call *c) {
 
 /* Keeps the slice of a call that opens a region until the region closes; false when
  * no place is left (the slice is then written at once, and the region goes on a lane). */
-static bool hold(struct build *b, const struct feed_call *c, const struct timeline_slice *s) {
+static bool hold(struct timeline_builder *b, const struct trace_call *c,
+                 const struct timeline_slice *s) {
   struct held_call *h = NULL;
   for (size_t i = 0; i < MAX_HELD && !h; i++)
     if (!b->held[i].used)
       h = &b->held[i];
   if (!h)
     return false;
-  *h = (struct held_call){.used = true, .host = c->host, .pid = c->pid, .tid = c->tid,
+  *h = (struct held_call){.used = true, .host = c->from.host_name, .pid = c->pid, .tid = c->tid,
                           .slice = *s};
   size_t n = s->arg_count < HELD_ARGS ? s->arg_count : HELD_ARGS, used = 0;
   for (size_t i = 0; i < n; i++) {
     h->args[i] = s->args[i];
-    if (s->args[i].kind != TIMELINE_ARG_STRING)
+    if (s->args[i].kind != TRACE_ARG_STRING)
       continue;
     size_t len = strlen(s->args[i].v.s);
     if (used + len + 1 > HELD_TEXT)
@@ -336,13 +337,13 @@ static bool hold(struct build *b, const struct feed_call *c, const struct timeli
   return true;
 }
 
-static int write_held(struct build *b, struct held_call *h) {
+static int write_held(struct timeline_builder *b, struct held_call *h) {
   h->used = false;
   return timeline_slice(b->tl, &h->slice);
 }
 
-static int on_call(void *context, const struct feed_call *c) {
-  struct build *b = context;
+static int on_call(void *context, const struct trace_call *c) {
+  struct timeline_builder *b = context;
   const struct tracer_function_desc *fn = &c->desc->functions[c->function];
   timeline_track thread = thread_track(b, c);
   if (!thread)
@@ -371,9 +372,12 @@ static int on_call(void *context, const struct feed_call *c) {
 
 /* A region: a slice on its thread's track, around the calls made inside it; then the
  * call that opened it, if held. */
-static int on_region(void *context, const struct feed_region *r) {
-  struct build *b = context;
-  struct feed_call as_call = {.host = r->host, .pid = r->pid, .tid = r->tid};
+static int on_region(void *context, const struct trace_region *r) {
+  struct timeline_builder *b = context;
+  if (!r->has_ids)
+    return 0;
+  struct trace_call as_call = {.from.host_name = r->from.host_name, .pid = r->pid,
+                               .tid = r->tid};
   timeline_track thread = thread_track(b, &as_call);
   if (!thread)
     return -1;
@@ -381,7 +385,7 @@ static int on_region(void *context, const struct feed_region *r) {
   for (size_t i = 0; i < MAX_HELD && !opener; i++) {
     struct held_call *h = &b->held[i];
     if (h->used && h->tid == r->tid && h->pid == r->pid && h->slice.start == r->start &&
-        strcmp(h->host, r->host) == 0)
+        strcmp(h->host, r->from.host_name) == 0)
       opener = h;
   }
   if (!opener) { /* learn which function opened it, for the next ones */
@@ -389,15 +393,15 @@ static int on_region(void *context, const struct feed_region *r) {
       const struct recent_call *rc = &b->recent_calls[i];
       if (!rc->desc || rc->tid != r->tid || rc->pid != r->pid || rc->start != r->start)
         continue;
-      struct feed_call probe = {.desc = rc->desc, .function = rc->function};
+      struct trace_call probe = {.desc = rc->desc, .function = rc->function};
       if (!is_opener(b, &probe) && b->opener_count < MAX_OPENERS)
         b->openers[b->opener_count++] = (struct opener){rc->desc, rc->function};
       break;
     }
   }
-  struct timeline_arg args[2] = {
-      {.name = "backend", .kind = TIMELINE_ARG_STRING, .v.s = r->backend},
-      {.name = "depth", .kind = TIMELINE_ARG_UINT, .v.u = r->depth},
+  struct trace_arg args[2] = {
+      {.name = "backend", .kind = TRACE_ARG_STRING, .v.s = r->backend},
+      {.name = "depth", .kind = TRACE_ARG_UINT, .v.u = r->depth},
   };
   struct timeline_slice s = {.track = thread, .start = r->start, .end = r->end,
                              .name = r->name, .category = "region", .args = args,
@@ -407,14 +411,17 @@ static int on_region(void *context, const struct feed_region *r) {
   return opener ? write_held(b, opener) : 0;
 }
 
-static int on_device(void *context, const struct feed_device *d) {
-  struct build *b = context;
+static int on_device(void *context, const struct trace_device *d) {
+  struct timeline_builder *b = context;
+  if (!d->has_ids)
+    return 0;
   char device_name[128], queue_name[64], name[160];
   const char *backend = d->desc ? d->desc->name : "unknown";
   snprintf(device_name, sizeof device_name, "%s device", backend);
   snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
            d->pid);
-  timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->host), device_name);
+  timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->from.host_name),
+                                           device_name);
   /* A queue is an address in its process: a forked child's may have its parent's. */
   timeline_track queue = timeline_queue(b->tl, device, d->queue ^ (uint64_t)d->pid << 48,
                                         queue_name);
@@ -439,7 +446,7 @@ static int on_device(void *context, const struct feed_device *d) {
   const char *colon = strchr(d->name, ':'); /* a row's value: "...:transfer_to_device" */
   if ((!direction || !*direction) && colon)
     direction = colon + 1;
-  struct timeline_arg args[5];
+  struct trace_arg args[5];
   size_t n = 0;
   const char *category = "command";
   if (d->kind == TRACER_COMMAND_KERNEL) {
@@ -448,17 +455,17 @@ static int on_device(void *context, const struct feed_device *d) {
   } else if (d->kind == TRACER_COMMAND_TRANSFER) {
     snprintf(name, sizeof name, "copy %s", direction ? direction : "");
     category = "copy";
-    args[n++] = (struct timeline_arg){.name = "bytes", .kind = TIMELINE_ARG_UINT, .v.u = d->bytes};
+    args[n++] = (struct trace_arg){.name = "bytes", .kind = TRACE_ARG_UINT, .v.u = d->bytes};
     if (d->end > d->start)
-      args[n++] = (struct timeline_arg){.name = "GB/s", .kind = TIMELINE_ARG_DOUBLE,
+      args[n++] = (struct trace_arg){.name = "GB/s", .kind = TRACE_ARG_DOUBLE,
                                         .v.d = (double)d->bytes / (double)(d->end - d->start)};
   } else {
     snprintf(name, sizeof name, "%s", d->name);
   }
   if (function)
-    args[n++] = (struct timeline_arg){.name = "call", .kind = TIMELINE_ARG_STRING, .v.s = function};
+    args[n++] = (struct trace_arg){.name = "call", .kind = TRACE_ARG_STRING, .v.s = function};
   if (d->kind != TRACER_COMMAND_KERNEL && (!function || strcmp(function, d->name) != 0))
-    args[n++] = (struct timeline_arg){.name = "command", .kind = TIMELINE_ARG_STRING,
+    args[n++] = (struct trace_arg){.name = "command", .kind = TRACE_ARG_STRING,
                                       .v.s = d->name};
   struct timeline_slice s = {.track = queue, .start = d->start, .end = d->end, .name = name,
                              .category = category, .args = args, .arg_count = n};
@@ -485,34 +492,49 @@ static bool use_pipe(unsigned threads) {
   return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 2;
 }
 
-int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
-                   struct timeline *tl, const struct timeline_build_options *options,
-                   char **error) {
-  struct build *b = calloc(1, sizeof *b);
-  *error = NULL;
-  if (!b) {
-    *error = strdup("Cannot write the timeline: out of memory");
-    return -1;
-  }
+/* After the last record: the calls that still wait for a region that never closed. */
+static int on_finish(void *context, const struct trace_summary *summary) {
+  (void)summary;
+  struct timeline_builder *b = context;
+  int rc = 0;
+  for (size_t i = 0; i < MAX_HELD; i++)
+    if (b->held[i].used && write_held(b, &b->held[i]))
+      rc = -1;
+  return rc;
+}
+
+int timeline_builder_open(struct timeline *tl, const struct timeline_build_options *options,
+                          struct timeline_builder **out, struct trace_consumer *consumer,
+                          struct diag *d) {
+  struct timeline_builder *b = calloc(1, sizeof *b);
+  *out = b;
+  if (!b)
+    return diag_error(d, "Cannot write the timeline: out of memory");
   b->tl = tl;
   b->options = options;
   b->next_flow = options->flow_base;
-  struct feed_consumer consumer = {b, on_call, on_device, true, on_region}, upstream;
-  struct feed_pipe *pipe = NULL;
+  struct trace_consumer mine = {
+      .name = "timeline",
+      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_TIMES | TRACE_NEEDS_ARGS,
+      .context = b,
+      .call = on_call,
+      .device = on_device,
+      .region = on_region,
+      .finish = on_finish,
+  };
   /* Reading the trace on this thread, the timeline's encoding and writing on another
    * (when that pays); both here when no thread can start. */
-  if (!use_pipe(options->threads) || feed_pipe_open(&consumer, &pipe, &upstream))
-    upstream = consumer;
-  struct feed_span span;
-  int rc = timeline_feed(trace, map, &upstream, &span, error);
-  if (feed_pipe_close(pipe))
-    rc = -1;
-  for (size_t i = 0; i < MAX_HELD; i++) /* regions that never closed */
-    if (b->held[i].used && write_held(b, &b->held[i]))
-      rc = -1;
-  if (timeline_error(tl)[0]) {
-    free(*error);
-    *error = strdup(timeline_error(tl));
+  if (!use_pipe(options->threads) || consumer_thread_open(&mine, &b->thread, consumer))
+    *consumer = mine;
+  return 0;
+}
+
+int timeline_builder_close(struct timeline_builder *b, struct diag *d) {
+  if (!b)
+    return -1;
+  int rc = consumer_thread_close(b->thread) ? -1 : 0;
+  if (timeline_error(b->tl)[0]) {
+    diag_error(d, "%s", timeline_error(b->tl));
     rc = -1;
   }
   for (size_t i = 0; i < b->memory_count; i++)
@@ -521,4 +543,16 @@ int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
   free(b->allocations);
   free(b);
   return rc;
+}
+
+int timeline_build(struct trace_reader *reader, struct timeline *tl,
+                   const struct timeline_build_options *options, struct diag *d) {
+  struct timeline_builder *b;
+  struct trace_consumer consumer;
+  if (timeline_builder_open(tl, options, &b, &consumer, d))
+    return -1;
+  const struct trace_consumer *consumers[] = {&consumer};
+  enum trace_read_status read = trace_read(reader, consumers, 1, NULL, d);
+  int rc = timeline_builder_close(b, d);
+  return read == TRACE_READ_OK && rc == 0 ? 0 : -1;
 }

@@ -118,7 +118,7 @@ void json_track(struct timeline *tl, const struct track *t);
 void json_slice(struct timeline *tl, const struct track *lane_track,
                 const struct timeline_slice *s);
 void json_instant(struct timeline *tl, const struct track *t, uint64_t ts, const char *name,
-                  const struct timeline_arg *args, size_t arg_count);
+                  const struct trace_arg *args, size_t arg_count);
 void json_counter(struct timeline *tl, const struct track *t, uint64_t ts, double value);
 int json_open(struct timeline *tl);
 int json_close(struct timeline *tl);

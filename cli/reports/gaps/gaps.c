@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline_feed.h"
 #include "tracer_runtime.h"
 #include "units.h"
 
@@ -50,14 +49,17 @@ struct queue_state {
 };
 
 struct device_state {
-  char *host;
+  const char *host;            /* the trace's own string (trace_source.host_name) */
   const char *backend;
   struct union_time all, kernels, copies, either;
   struct queue_state *queues;
   size_t queue_count;
   struct gap gaps[GAPS_KEPT];
+  bool uncertain[GAPS_KEPT];   /* its call is for a pass over the calls to find */
   size_t gap_count;
   uint64_t commands;
+  uint64_t last_start;         /* of the last command taken in start order */
+  bool any;
 };
 
 struct pending {
@@ -68,17 +70,42 @@ struct pending {
   int kind;
 };
 
-struct analysis {
-  struct device_state *devices;
-  size_t device_count;
-  struct pending *heap; /* min-heap by start; REORDER_WINDOW; owned */
-  size_t heap_count;
-  bool failed;
+/* A call read, kept for the gaps found after it. key: the greatest event time read so
+ * far, which never decreases, so the calls that end after a time t are among those kept
+ * from the first key >= t on. */
+struct past_call {
+  uint64_t key, start, end;
+  const char *host, *name;
+  int64_t pid, tid;
 };
 
-static size_t device_index(struct analysis *a, const char *host, const char *backend) {
+/* Which pass the analysis is in (see gaps.h). */
+enum pass {
+  PASS_ONE,          /* commands with early taking, calls with the history */
+  PASS_COMMANDS,     /* commands taken only when the heap is full, as in two steps */
+  PASS_CALLS,        /* the calls again, for the gaps marked uncertain */
+};
+
+struct gaps {
+  enum pass pass;
+  struct device_state *devices;
+  size_t device_count;
+  struct pending *heap;        /* min-heap by start; REORDER_WINDOW; owned */
+  size_t heap_count;
+  uint64_t latest_lateness;    /* the most a command came after its start, ns */
+  bool out_of_order;           /* a command came after one that started later */
+  struct past_call *history;   /* ring of GAPS_HISTORY; owned */
+  size_t history_next, history_count;
+  uint64_t key;                /* the greatest event time read */
+  uint64_t dropped_key;        /* key of the newest call that left the history */
+  bool dropped;
+  uint64_t run_start, run_end;
+  bool failed;                 /* out of memory */
+};
+
+static size_t device_index(struct gaps *a, const char *host, const char *backend) {
   for (size_t i = 0; i < a->device_count; i++)
-    if (strcmp(a->devices[i].host, host) == 0 && strcmp(a->devices[i].backend, backend) == 0)
+    if (a->devices[i].host == host && strcmp(a->devices[i].backend, backend) == 0)
       return i;
   struct device_state *grown = realloc(a->devices, (a->device_count + 1) * sizeof *grown);
   if (!grown)
@@ -86,13 +113,41 @@ static size_t device_index(struct analysis *a, const char *host, const char *bac
   a->devices = grown;
   struct device_state *d = &a->devices[a->device_count];
   memset(d, 0, sizeof *d);
-  d->host = strdup(host);
+  d->host = host;
   d->backend = backend;
-  return d->host ? a->device_count++ : SIZE_MAX;
+  return a->device_count++;
 }
 
-/* The GAPS_KEPT longest, longest first. */
-static void keep_gap(struct device_state *d, uint64_t start, uint64_t length) {
+/* The call the host was in at the gap's middle, from the calls kept: the shortest that
+ * spans it, the first read of those as long; uncertain when calls that might span it
+ * have left the history. */
+static void find_host_call(struct gaps *a, struct device_state *d, size_t at) {
+  struct gap *gap = &d->gaps[at];
+  uint64_t middle = gap->start + (gap->end - gap->start) / 2;
+  d->uncertain[at] = a->dropped && middle <= a->dropped_key;
+  if (d->uncertain[at])
+    return;
+  const struct past_call *best = NULL;
+  for (size_t k = 0; k < a->history_count; k++) {
+    const struct past_call *c =
+        &a->history[(a->history_next + GAPS_HISTORY - 1 - k) % GAPS_HISTORY];
+    if (c->key < middle)
+      break;
+    if (c->host != d->host || c->start > middle || c->end < middle)
+      continue;
+    if (!best || c->end - c->start <= best->end - best->start)
+      best = c; /* newest first: an equal one read earlier wins */
+  }
+  if (!best)
+    return;
+  snprintf(gap->host_call, sizeof gap->host_call, "%s", best->name);
+  gap->host_pid = best->pid;
+  gap->host_tid = best->tid;
+  gap->call_length = best->end - best->start;
+}
+
+/* The GAPS_KEPT longest, longest first; a new one looks for its call. */
+static void keep_gap(struct gaps *a, struct device_state *d, uint64_t start, uint64_t length) {
   size_t n = d->gap_count;
   if (n == GAPS_KEPT) {
     if (d->gaps[n - 1].end - d->gaps[n - 1].start >= length)
@@ -102,19 +157,28 @@ static void keep_gap(struct device_state *d, uint64_t start, uint64_t length) {
   size_t at = n;
   while (at > 0 && d->gaps[at - 1].end - d->gaps[at - 1].start < length) {
     d->gaps[at] = d->gaps[at - 1];
+    d->uncertain[at] = d->uncertain[at - 1];
     at--;
   }
   memset(&d->gaps[at], 0, sizeof d->gaps[at]);
   d->gaps[at].start = start;
   d->gaps[at].end = start + length;
   d->gap_count = n + 1;
+  if (a->pass == PASS_ONE)
+    find_host_call(a, d, at);
+  else
+    d->uncertain[at] = true; /* PASS_COMMANDS: every call is for the next pass */
 }
 
-static void consume(struct analysis *a, const struct pending *p) {
+static void consume(struct gaps *a, const struct pending *p) {
   struct device_state *d = &a->devices[p->device];
+  if (d->any && p->start < d->last_start)
+    a->out_of_order = true;
+  d->any = true;
+  d->last_start = p->start;
   uint64_t gap_start = 0, gap = union_add(&d->all, p->start, p->end, &gap_start);
   if (gap)
-    keep_gap(d, gap_start, gap);
+    keep_gap(a, d, gap_start, gap);
   uint64_t ignored;
   if (p->kind == TRACER_COMMAND_KERNEL)
     union_add(&d->kernels, p->start, p->end, &ignored);
@@ -143,7 +207,7 @@ static void consume(struct analysis *a, const struct pending *p) {
   q->commands++;
 }
 
-static struct pending heap_pop(struct analysis *a) {
+static struct pending heap_pop(struct gaps *a) {
   struct pending *h = a->heap, top = h[0], last = h[--a->heap_count];
   size_t at = 0, n = a->heap_count;
   for (;;) {
@@ -162,17 +226,22 @@ static struct pending heap_pop(struct analysis *a) {
   return top;
 }
 
-static int on_device(void *context, const struct feed_device *dev) {
-  struct analysis *a = context;
-  size_t device = device_index(a, dev->host, dev->desc ? dev->desc->name : "unknown");
+static void take_from_heap(struct gaps *a) {
+  struct pending p = heap_pop(a);
+  consume(a, &p);
+}
+
+static int on_device(void *context, const struct trace_device *dev) {
+  struct gaps *a = context;
+  if (a->pass == PASS_CALLS || !dev->has_ids)
+    return 0;
+  size_t device = device_index(a, dev->from.host_name, dev->desc ? dev->desc->name : "unknown");
   if (device == SIZE_MAX) {
     a->failed = true;
     return 0;
   }
-  if (a->heap_count == REORDER_WINDOW) {
-    struct pending p = heap_pop(a);
-    consume(a, &p);
-  }
+  if (a->heap_count == REORDER_WINDOW)
+    take_from_heap(a);
   struct pending p = {dev->start, dev->end > dev->start ? dev->end : dev->start, device,
                       dev->queue, dev->pid, dev->kind};
   size_t at = a->heap_count++;
@@ -181,24 +250,53 @@ static int on_device(void *context, const struct feed_device *dev) {
     at = (at - 1) / 2;
   }
   a->heap[at] = p;
+  if (a->pass != PASS_ONE)
+    return 0;
+  /* Those that started well before the read position: nothing still to come should
+   * start before them. */
+  uint64_t now = dev->from.time;
+  if (now > dev->start && now - dev->start > a->latest_lateness)
+    a->latest_lateness = now - dev->start;
+  uint64_t margin = 2 * a->latest_lateness > GAPS_MARGIN_NS ? 2 * a->latest_lateness
+                                                              : GAPS_MARGIN_NS;
+  while (a->heap_count && a->heap[0].start + margin < now)
+    take_from_heap(a);
   return 0;
 }
 
-/* Second pass: the innermost call in progress at each gap's middle, on the gap's host. */
-static int on_call(void *context, const struct feed_call *c) {
-  struct analysis *a = context;
+/* The call's part: in the first pass, kept for the gaps still to be found, and given to
+ * those found; in the pass over calls, to the uncertain ones. */
+static int on_call(void *context, const struct trace_call *c) {
+  struct gaps *a = context;
+  if (a->pass == PASS_COMMANDS)
+    return 0;
+  const char *name = c->desc->functions[c->function].name;
+  if (a->pass == PASS_ONE) {
+    if (c->from.time > a->key)
+      a->key = c->from.time;
+    struct past_call *slot = &a->history[a->history_next];
+    if (a->history_count == GAPS_HISTORY) {
+      a->dropped = true;
+      a->dropped_key = slot->key;
+    } else {
+      a->history_count++;
+    }
+    *slot = (struct past_call){a->key, c->start, c->end, c->from.host_name, name, c->pid,
+                               c->tid};
+    a->history_next = (a->history_next + 1) % GAPS_HISTORY;
+  }
   for (size_t i = 0; i < a->device_count; i++) {
     struct device_state *d = &a->devices[i];
-    if (strcmp(d->host, c->host) != 0)
+    if (d->host != c->from.host_name)
       continue;
     for (size_t g = 0; g < d->gap_count; g++) {
       struct gap *gap = &d->gaps[g];
       uint64_t middle = gap->start + (gap->end - gap->start) / 2;
       uint64_t length = c->end - c->start;
-      if (c->start > middle || c->end < middle || (gap->host_call[0] && gap->call_length <= length))
+      if ((a->pass == PASS_CALLS && !d->uncertain[g]) || c->start > middle ||
+          c->end < middle || (gap->host_call[0] && gap->call_length <= length))
         continue;
-      snprintf(gap->host_call, sizeof gap->host_call, "%s",
-               c->desc->functions[c->function].name);
+      snprintf(gap->host_call, sizeof gap->host_call, "%s", name);
       gap->host_pid = c->pid;
       gap->host_tid = c->tid;
       gap->call_length = length;
@@ -207,69 +305,109 @@ static int on_call(void *context, const struct feed_call *c) {
   return 0;
 }
 
-int gaps_analyse(const struct ctf_trace *trace, const struct event_map *map,
-                 struct gap_report *report, char **error) {
+static void forget_devices(struct gaps *a) {
+  for (size_t i = 0; i < a->device_count; i++)
+    free(a->devices[i].queues);
+  free(a->devices);
+  a->devices = NULL;
+  a->device_count = 0;
+  a->heap_count = 0;
+}
+
+/* The end of a pass: the commands left in the heap, then what the next pass is for. */
+static int on_finish(void *context, const struct trace_summary *summary) {
+  struct gaps *a = context;
+  if (a->pass == PASS_ONE) {
+    a->run_start = summary->first;
+    a->run_end = summary->last;
+  }
+  while (a->pass != PASS_CALLS && a->heap_count)
+    take_from_heap(a);
+  if (a->failed || a->pass == PASS_CALLS)
+    return 0;
+  if (a->pass == PASS_ONE && a->out_of_order) {
+    forget_devices(a); /* the commands again, in start order as far as the heap holds */
+    a->pass = PASS_COMMANDS;
+    return TRACE_READ_AGAIN;
+  }
+  bool uncertain = false;
+  for (size_t i = 0; i < a->device_count; i++)
+    for (size_t g = 0; g < a->devices[i].gap_count; g++)
+      if (a->devices[i].uncertain[g]) {
+        memset(a->devices[i].gaps[g].host_call, 0, sizeof a->devices[i].gaps[g].host_call);
+        a->devices[i].gaps[g].call_length = 0;
+        uncertain = true;
+      }
+  if (!uncertain)
+    return 0;
+  a->pass = PASS_CALLS;
+  return TRACE_READ_AGAIN;
+}
+
+int gaps_open(struct gaps **out, struct trace_consumer *consumer, struct diag *d) {
+  struct gaps *a = calloc(1, sizeof *a);
+  *out = a;
+  if (a) {
+    a->heap = malloc(REORDER_WINDOW * sizeof *a->heap);
+    a->history = malloc(GAPS_HISTORY * sizeof *a->history);
+  }
+  if (!a || !a->heap || !a->history) {
+    if (a) {
+      free(a->heap);
+      free(a->history);
+    }
+    free(a);
+    *out = NULL;
+    return diag_error(d, "Cannot analyse the gaps: out of memory");
+  }
+  *consumer = (struct trace_consumer){.name = "gaps",
+                                      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_TIMES,
+                                      .context = a,
+                                      .call = on_call,
+                                      .device = on_device,
+                                      .finish = on_finish};
+  return 0;
+}
+
+int gaps_close(struct gaps *a, struct gap_report *report, struct diag *d) {
   memset(report, 0, sizeof *report);
-  *error = NULL;
-  struct analysis a = {0};
-  a.heap = malloc(REORDER_WINDOW * sizeof *a.heap);
-  if (!a.heap) {
-    *error = strdup("Cannot analyse the gaps: out of memory");
+  if (!a)
     return -1;
-  }
-  struct feed_consumer devices = {&a, NULL, on_device, false, NULL};
-  struct feed_span span;
-  int rc = timeline_feed(trace, map, &devices, &span, error);
-  while (a.heap_count) {
-    struct pending p = heap_pop(&a);
-    consume(&a, &p);
-  }
-  free(a.heap);
-  if (a.device_count && rc == 0) {
-    struct feed_consumer calls = {&a, on_call, NULL, false, NULL};
-    struct feed_span ignored;
-    rc = timeline_feed(trace, map, &calls, &ignored, error);
-  }
-  report->run_start = span.first;
-  report->run_end = span.last;
-  report->devices = calloc(a.device_count ? a.device_count : 1, sizeof *report->devices);
-  for (size_t i = 0; i < a.device_count; i++) {
-    struct device_state *d = &a.devices[i];
+  report->run_start = a->run_start;
+  report->run_end = a->run_end;
+  report->devices = calloc(a->device_count ? a->device_count : 1, sizeof *report->devices);
+  for (size_t i = 0; i < a->device_count; i++) {
+    struct device_state *s = &a->devices[i];
     struct gap_device *out = &report->devices[i];
-    union_close(&d->all);
-    union_close(&d->kernels);
-    union_close(&d->copies);
-    union_close(&d->either);
-    if (!report->devices) {
-      free(d->host);
-      free(d->queues);
+    union_close(&s->all);
+    union_close(&s->kernels);
+    union_close(&s->copies);
+    union_close(&s->either);
+    if (!report->devices || !(out->host = strdup(s->host)))
       continue;
+    out->backend = s->backend;
+    out->busy = s->all.total;
+    out->kernels = s->kernels.total;
+    out->copies = s->copies.total;
+    out->overlap = s->kernels.total + s->copies.total - s->either.total;
+    out->commands = s->commands;
+    out->gap_count = s->gap_count;
+    memcpy(out->gaps, s->gaps, sizeof s->gaps);
+    out->queues = calloc(s->queue_count ? s->queue_count : 1, sizeof *out->queues);
+    for (size_t q = 0; out->queues && q < s->queue_count; q++) {
+      union_close(&s->queues[q].busy);
+      out->queues[q] = (struct gap_queue){s->queues[q].id, s->queues[q].busy.total,
+                                          s->queues[q].commands, s->queues[q].pid};
     }
-    out->host = d->host;
-    out->backend = d->backend;
-    out->busy = d->all.total;
-    out->kernels = d->kernels.total;
-    out->copies = d->copies.total;
-    out->overlap = d->kernels.total + d->copies.total - d->either.total;
-    out->commands = d->commands;
-    out->gap_count = d->gap_count;
-    memcpy(out->gaps, d->gaps, sizeof d->gaps);
-    out->queues = calloc(d->queue_count ? d->queue_count : 1, sizeof *out->queues);
-    for (size_t q = 0; out->queues && q < d->queue_count; q++) {
-      union_close(&d->queues[q].busy);
-      out->queues[q] = (struct gap_queue){d->queues[q].id, d->queues[q].busy.total,
-                                          d->queues[q].commands, d->queues[q].pid};
-    }
-    out->queue_count = out->queues ? d->queue_count : 0;
-    free(d->queues);
+    out->queue_count = out->queues ? s->queue_count : 0;
     report->device_count++;
   }
-  free(a.devices);
-  if ((a.failed || !report->devices) && !*error) {
-    *error = strdup("Cannot analyse the gaps: out of memory");
-    rc = -1;
-  }
-  return rc;
+  bool failed = a->failed || !report->devices || report->device_count < a->device_count;
+  forget_devices(a);
+  free(a->heap);
+  free(a->history);
+  free(a);
+  return failed ? diag_error(d, "Cannot analyse the gaps: out of memory") : 0;
 }
 
 void gaps_print_text(const struct gap_report *r, FILE *out) {

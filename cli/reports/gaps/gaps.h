@@ -2,11 +2,20 @@
  * how busy it was over the run (and each of its queues), how long copies ran while
  * kernels ran, and its longest idle gaps with the host call that was in progress.
  *
- * Two passes over the trace through timeline_feed: the device commands first (busy
- * time, overlap, gaps), then the calls (what the host was in during each gap). Memory
- * grows with devices and queues, never with the trace's length: device commands are
- * put in start order through a bounded reorder window (they are recorded when they
- * complete, so nearly in order already).
+ * A consumer of the read in time order (trace_consumer.h), sharing the one read with
+ * the other reports. Device commands are recorded when they complete, so they come
+ * nearly in start order: they are put back in order through a bounded reorder heap, and
+ * taken from it once they started well before the read position (twice the latest
+ * lateness seen, at least GAPS_MARGIN_NS) or when it is full. Calls come when they
+ * return; the last GAPS_HISTORY calls are kept, so that a gap found after its calls
+ * were read still finds the call the host was in. Memory grows with devices and queues,
+ * never with the trace's length.
+ *
+ * The answer is the one of the two-step way (every command in start order first, then
+ * every call): when a command comes later than the margin allowed (out of start order
+ * on its device), or a gap's middle is older than the calls kept, the gaps ask the
+ * reader for the trace again and are worked out that way (a second, and a third, pass,
+ * for them alone; bench/RESULTS.md).
  *
  * Busy time is the union of a device's (or queue's) commands; overlap is
  * |kernels| + |copies| - |kernels or copies| on one device. A gap is a span between
@@ -18,10 +27,11 @@
 
 #include <stdio.h>
 
-#include "ctf.h"
-#include "event_map.h"
+#include "diag.h"
+#include "trace_consumer.h"
 
-enum { GAPS_KEPT = 5 };
+enum { GAPS_KEPT = 5, GAPS_HISTORY = 1 << 18 };
+#define GAPS_MARGIN_NS 20000000ull /* 20 ms */
 
 struct gap {
   uint64_t start, end;         /* ns, trace clock */
@@ -51,10 +61,14 @@ struct gap_report {
   size_t device_count;
 };
 
-/* Returns 0, or -1 with a message in *error (owned by the caller) when part of the
- * trace could not be read (what could be read is reported). */
-int gaps_analyse(const struct ctf_trace *trace, const struct event_map *map,
-                 struct gap_report *report, char **error);
+struct gaps;
+
+/* The analysis as a consumer of the read (needs time order and times). Returns 0, or -1
+ * with a cause in d. */
+int gaps_open(struct gaps **gaps, struct trace_consumer *consumer, struct diag *d);
+/* After the read: its report into *report (gaps_free), and frees the analysis. Returns
+ * 0, or -1 with a cause in d when out of memory (what could be worked out is there). */
+int gaps_close(struct gaps *gaps, struct gap_report *report, struct diag *d);
 void gaps_print_text(const struct gap_report *report, FILE *out);
 void gaps_free(struct gap_report *report);
 

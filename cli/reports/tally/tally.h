@@ -2,8 +2,10 @@
  * transfer (device), and the bytes each transfer kind moved, with the hostnames,
  * processes and threads that took part.
  *
- * Reading is split over threads by stream (a tally of tallies is a tally), so memory
- * grows with the number of functions and kernel names, never with the trace's length.
+ * A consumer of the read (trace_consumer.h) in any order: read stream by stream, each
+ * worker tallies into a tally of its own, added up at the end (a tally of tallies is a
+ * tally), so memory grows with the number of functions and kernel names, never with the
+ * trace's length.
  * A call's duration is its record's end minus its start, both read right around the real
  * call (docs/trace-format.md), so the tracer's own work is in neither.
  */
@@ -15,11 +17,12 @@
 #include <stdint.h>
 
 #include "actors.h"
-#include "ctf.h"
-#include "event_map.h"
+#include "diag.h"
 #include "id_set.h"
 #include "regions.h"
 #include "tally_stat.h"
+#include "trace_consumer.h"
+#include "trace_reader.h"
 
 /* A device table row: a kernel (by name) or a transfer (by API function). */
 struct tally_device {
@@ -93,15 +96,14 @@ static inline uint64_t counted_cost_least(uint64_t a, uint64_t b) {
   return !a ? b : !b ? a : a < b ? a : b;
 }
 
-/* Tallies every stream of trace with up to `threads` threads (0: one per core). With
- * show_progress, a progress line is drawn on stderr while it runs. Returns 0, or -1 when
- * nothing could be read (a message in tally->error). A stream that fails part-way
- * leaves its error in tally->error and the events before it counted. */
-int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
-                bool show_progress, struct tally *tally);
-/* The same, with the tally broken down per actor too (tally->actors; ranks -1). */
-int tally_trace_by_actor(const struct ctf_trace *trace, const struct event_map *map,
-                         unsigned threads, bool show_progress, struct tally *tally);
+/* An empty tally (per actor too when by_actor) and its consumer for a read: after the
+ * read, the tally is whole, its error the read's first one (the rest was counted).
+ * Returns 0, or -1 when out of memory. */
+int tally_open(struct tally *tally, bool by_actor, struct trace_consumer *consumer);
+/* The tally of the trace in a read of its own. Returns 0 (part of the trace may not have
+ * been read: tally->error), or -1 with a cause in d when nothing could be tallied. */
+int tally_trace(struct trace_reader *reader, const struct trace_read_options *options,
+                bool by_actor, struct tally *tally, struct diag *d);
 void tally_free(struct tally *tally);
 
 /* Rows sorted for printing: host rows by time (then name), device rows likewise. */

@@ -488,20 +488,16 @@ static int format_lines(const struct event_map *map, const struct ctf_event *ev,
                         struct call_fields *cf, char **entry, char **exit);
 
 /* A call event becomes two lines, entry and exit, each printed into its own string. */
-static int format_call(const struct event_map *map, const struct ctf_event *ev,
-                       struct ctf_value *values, struct event_call *call, char **entry,
+static int format_call(const struct event_map *map, const struct trace_call *tc,
+                       struct ctf_value *values, const struct event_call *call, char **entry,
                        char **exit) {
+  const struct ctf_event *ev = tc->from.event;
   const struct ctf_event_class *c = ev->event_class;
-  const struct event_info *info = &map->infos[c->index];
-  uint64_t slots[256];
-  size_t n = event_map_record(info, ev, slots, 256);
-  if (!event_map_call(info, ev, call) || call->function < 0 ||
-      (uint64_t)call->function >= info->desc->function_count)
-    return -1;
+  const struct event_info *info = tc->from.info;
   const struct tracer_function_desc *f = &info->desc->functions[call->function];
   bool shown[MAX_FIELDS] = {0};
   struct call_fields cf = {c, NULL, c->field_count, shown};
-  if (info->full && c->field_count <= MAX_FIELDS &&
+  if (info->full && !tc->batched && c->field_count <= MAX_FIELDS &&
       ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
     cf.values = values;
     /* The first full_entry_fields fields after the record (sequence lengths aside). */
@@ -516,7 +512,7 @@ static int format_call(const struct event_map *map, const struct ctf_event *ev,
       ;
     cf.first_exit = i;
   }
-  return format_lines(map, ev, call, slots, n, &cf, entry, exit);
+  return format_lines(map, ev, call, tc->slots, tc->slot_count, &cf, entry, exit);
 }
 
 /* The entry and exit lines of one call, each printed into its own string. */
@@ -544,132 +540,75 @@ static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *
   return key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->tid;
 }
 
-/* Minimal mode's batch: each call's lines, from the record head its own event would have
- * had (event_map_call_pack). Each exit is ordered at the call's end, since the batch's
- * event came later. */
-static int add_batch(struct line_order *order, const struct event_map *map,
-                     const struct ctf_event *ev) {
-  const struct event_info *info = &map->infos[ev->event_class->index];
-  struct event_call calls[EVENT_BATCH_MAX];
-  size_t count = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
-  for (size_t i = 0; i < count; i++) {
-    const struct event_call *call = &calls[i];
-    if (call->function < 0 || (uint64_t)call->function >= info->desc->function_count)
-      continue;
-    uint64_t head[EVENT_RECORD_HEAD];
-    event_map_call_pack(call, head);
-    bool shown[1] = {0};
-    struct call_fields cf = {ev->event_class, NULL, ev->event_class->field_count, shown};
-    char *entry = NULL, *exit = NULL;
-    if (format_lines(map, ev, call, head, EVENT_RECORD_HEAD, &cf, &entry, &exit) ||
-        line_order_add_call(order, thread_key(ev, call), call->depth, call->start, entry,
-                            call->end, exit))
-      return -1;
-  }
+struct trace_text {
+  const struct event_map *map;
+  struct line_order *order;
+  struct ctf_value *values; /* MAX_FIELDS; owned */
+};
+
+/* A call: its two lines, the entry at its start, the exit at its event's time (for a
+ * call of a batch, at its end: the batch's event came later). */
+static int on_call(void *context, const struct trace_call *c) {
+  struct trace_text *t = context;
+  struct event_call call = {.start = c->start_clock, .end = c->end_clock, .pid = c->pid,
+                            .tid = c->tid, .function = c->function, .status = c->status,
+                            .depth = c->depth};
+  char *entry = NULL, *exit = NULL;
+  if (format_call(t->map, c, t->values, &call, &entry, &exit))
+    return -1;
+  const struct ctf_event *ev = c->from.event;
+  return line_order_add_call(t->order, thread_key(ev, &call), call.depth, call.start, entry,
+                             c->batched ? call.end : ev->timestamp, exit);
+}
+
+/* Any other event, as it is. */
+static int on_other(void *context, const struct trace_source *from) {
+  struct trace_text *t = context;
+  FILE *line = line_begin();
+  char *entry;
+  if (!line)
+    return -1;
+  print_event(line, t->map, from->event, t->values);
+  if (!(entry = line_take()))
+    return -1;
+  return line_order_add(t->order, from->event->timestamp, entry);
+}
+
+static int on_horizon(void *context, uint64_t until) {
+  struct trace_text *t = context;
+  line_order_flush(t->order, until);
   return 0;
 }
 
-/* Minimal mode's batches come out of the trace after their calls, so the read position
- * alone would let lines of other threads pass them. A first pass notes each batch's
- * earliest call; while reading, lines are printed only up to the earliest call of the
- * batches still to come (`until[k]`: the least start of batches k and later, in the
- * order the merge reads them). NULL, with *count 0, when the trace has no batch. */
-static uint64_t *batch_horizons(const struct ctf_trace *trace, const struct event_map *map,
-                                size_t *count) {
-  *count = 0;
-  bool batched = false;
-  for (size_t i = 0; i < map->count && !batched; i++)
-    batched = map->infos[i].batch;
-  struct ctf_merge *merge;
-  struct ctf_error err;
-  if (!batched ||
-      ctf_merge_open(trace, NULL, ctf_trace_stream_count(trace), &merge, &err) != CTF_OK)
-    return NULL;
-  uint64_t *until = NULL;
-  size_t cap = 0;
-  const struct ctf_event *ev;
-  enum ctf_status st;
-  struct event_call *calls = malloc(EVENT_BATCH_MAX * sizeof *calls);
-  while (calls && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
-    const struct event_info *info = &map->infos[ev->event_class->index];
-    if (st != CTF_OK || !(info->role == EVENT_CALL && info->batch))
-      continue;
-    if (*count == cap) {
-      uint64_t *grown = realloc(until, (cap = cap ? 2 * cap : 1024) * sizeof *until);
-      if (!grown)
-        break;
-      until = grown;
-    }
-    uint64_t earliest = ev->timestamp;
-    size_t n = event_map_batch(info, ev, calls, EVENT_BATCH_MAX);
-    for (size_t i = 0; i < n; i++)
-      earliest = calls[i].start < earliest ? calls[i].start : earliest;
-    until[(*count)++] = earliest;
+int trace_text_open(const struct event_map *map, FILE *out, struct trace_text **text,
+                    struct trace_consumer *consumer, struct diag *d) {
+  struct trace_text *t = calloc(1, sizeof *t);
+  *text = t;
+  if (!t || !(t->values = calloc(MAX_FIELDS, sizeof *t->values)) ||
+      !(t->order = line_order_new(out))) {
+    trace_text_close(t);
+    *text = NULL;
+    return diag_error(d, "Cannot print the trace: out of memory");
   }
-  free(calls);
-  ctf_merge_close(merge);
-  for (size_t k = *count; k-- > 1;)
-    until[k - 1] = until[k] < until[k - 1] ? until[k] : until[k - 1];
-  return until;
+  t->map = map;
+  host_subtrace = NULL;
+  *consumer = (struct trace_consumer){
+      .name = "text",
+      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_SLOTS | TRACE_NEEDS_HORIZON,
+      .context = t,
+      .call = on_call,
+      .other = on_other,
+      .horizon = on_horizon,
+  };
+  return 0;
 }
 
-int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
-                     char **error) {
-  host_subtrace = NULL;
-  size_t batch_count, batches_read = 0;
-  uint64_t *until = batch_horizons(trace, map, &batch_count);
-  struct ctf_merge *merge;
-  struct ctf_error err;
-  *error = NULL;
-  if (ctf_merge_open(trace, NULL, ctf_trace_stream_count(trace), &merge, &err) != CTF_OK) {
-    *error = strdup(err.message);
-    free(until);
-    return -1;
-  }
-  struct ctf_value *values = calloc(MAX_FIELDS, sizeof *values);
-  struct line_order *order = line_order_new(out);
-  const struct ctf_event *ev;
-  enum ctf_status st;
-  int rc = 0;
-  while (values && order && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
-    if (st != CTF_OK) {
-      /* One stream failed; the merge goes on with the others. */
-      if (!*error)
-        *error = strdup(err.message);
-      rc = -1;
-      continue;
-    }
-    const struct event_info *info = &map->infos[ev->event_class->index];
-    if (info->role == EVENT_CALIBRATION_SAMPLE)
-      continue; /* the tracer measuring itself, not the app */
-    struct event_call call;
-    char *entry = NULL, *exit = NULL;
-    if (info->role == EVENT_CALL && info->batch) {
-      if (add_batch(order, map, ev))
-        break;
-      batches_read++;
-    } else if (info->role == EVENT_CALL &&
-               format_call(map, ev, values, &call, &entry, &exit) == 0) {
-      line_order_add_call(order, thread_key(ev, &call), call.depth, call.start, entry,
-                          ev->timestamp, exit);
-    } else {
-      FILE *line = line_begin();
-      if (!line)
-        break;
-      print_event(line, map, ev, values);
-      if (!(entry = line_take()))
-        break;
-      line_order_add(order, ev->timestamp, entry);
-    }
-    uint64_t now = ev->timestamp;
-    if (batches_read < batch_count && until[batches_read] < now)
-      now = until[batches_read]; /* a batch still to come holds calls from then on */
-    line_order_flush(order, now);
-  }
-  line_order_finish(order);
+void trace_text_close(struct trace_text *t) {
+  if (!t)
+    return;
+  if (t->order)
+    line_order_finish(t->order);
   line_stream_close();
-  free(until);
-  free(values);
-  ctf_merge_close(merge);
-  return rc;
+  free(t->values);
+  free(t);
 }

@@ -9,12 +9,19 @@
 
 #include <stdio.h>
 
-#include "ctf.h"
+#include "diag.h"
 #include "event_map.h"
+#include "trace_consumer.h"
 
-/* Returns 0, or -1 with a message in *error (owned by the caller, free()) when part of the
- * trace could not be read; what could be read was printed. */
-int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
-                     char **error);
+struct trace_text;
+
+/* The printer of the trace whose event map is map, onto out, as a consumer of the read
+ * (in time order). Lines wait until no event still to come can precede them
+ * (line_order.h). One at a time: it keeps its line buffer in static storage. Returns 0,
+ * or -1 with a cause in d. */
+int trace_text_open(const struct event_map *map, FILE *out, struct trace_text **text,
+                    struct trace_consumer *consumer, struct diag *d);
+/* Prints the lines still waiting and frees the printer. */
+void trace_text_close(struct trace_text *text);
 
 #endif
