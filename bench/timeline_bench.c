@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "perfetto.h"
 #include "timeline.h"
 #include "timeline_build.h"
 #include "trace_reader.h"
@@ -25,12 +26,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "timeline_bench: %s\n", diag_join(&d, chain, sizeof chain));
     return 1;
   }
-  struct timeline_options options = {.path = argv[2]};
+  struct perfetto_options options = {.path = argv[2]};
   if (argc > 3)
     options.split_bytes = strtoull(argv[3], NULL, 10);
-  struct timeline *tl;
+  struct timeline *tl = NULL;
   char message[512];
-  int rc = timeline_open(&options, &tl);
+  struct timeline_sink sink;
+  int rc = perfetto_sink_open(&options, &sink, &d) ? -1 : timeline_open(&sink, 1, &tl);
   /* TIMELINE_THREADS: as tracer --threads (0, the default: as the tracer decides). */
   const char *threads = getenv("TIMELINE_THREADS");
   struct timeline_build_options build = {.threads = threads ? (unsigned)atoi(threads) : 0};

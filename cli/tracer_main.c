@@ -36,7 +36,10 @@
 #include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
+#include "chrome_json.h"
+#include "perfetto.h"
 #include "timeline.h"
+#include "timeline_sink.h"
 #include "timeline_build.h"
 #include "trace_reader.h"
 #include "trace_text.h"
@@ -301,13 +304,19 @@ static int write_timeline(const struct options *o, const char *trace_dir,
     const char *name = slash ? slash + 1 : run->command;
     snprintf(app, sizeof app, "%.*s", (int)(run->command + len - name), name);
   }
-  struct timeline_options options = {.path = path, .split_bytes = o->timeline_split,
-                                     .json_path = o->timeline_json ? json : NULL};
-  struct timeline *tl;
+  struct perfetto_options options = {.path = path, .split_bytes = o->timeline_split};
+  struct timeline *tl = NULL;
   char message[512] = "";
   struct diag d;
   diag_init(&d);
-  int rc = timeline_open(&options, &tl);
+  struct timeline_sink sinks[2];
+  int rc = perfetto_sink_open(&options, &sinks[0], &d);
+  if (rc == 0 && o->timeline_json && chrome_json_sink_open(json, &sinks[1], &d)) {
+    sinks[0].ops->close(sinks[0].state, NULL, NULL, 0);
+    rc = -1;
+  }
+  if (rc == 0)
+    rc = timeline_open(sinks, o->timeline_json ? 2 : 1, &tl);
   if (rc == 0) {
     struct timeline_build_options build = {.app_name = app[0] ? app : NULL,
                                            .threads = o->threads};

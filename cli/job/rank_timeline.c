@@ -13,6 +13,7 @@
 
 #include "job_folder.h"
 #include "run_record.h"
+#include "perfetto.h"
 #include "timeline_build.h"
 #include "trace_reader.h"
 
@@ -57,15 +58,20 @@ int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timel
   snprintf(path, sizeof path, "%s/" RANK_TIMELINE_FILE, rank_dir);
   app_name(rank_dir, app, sizeof app);
   /* Per rank: 2^32 track uuids, 2^40 flow ids, one packet sequence (never 0). */
-  struct timeline_options options = {.path = path, .split_bytes = split_bytes,
+  struct perfetto_options options = {.path = path, .split_bytes = split_bytes,
                                      .uuid_base = (uint64_t)(rank + 1) << 32,
                                      .sequence_id = (uint32_t)(rank + 1)};
   struct timeline_build_options build = {.app_name = app[0] ? app : NULL, .is_rank = true,
                                          .rank = rank,
                                          .flow_base = (uint64_t)(rank + 1) << 40};
   struct timeline *tl;
+  struct timeline_sink sink;
   char message[512] = "";
-  int rc = timeline_open(&options, &tl);
+  if (perfetto_sink_open(&options, &sink, d)) {
+    trace_reader_close(reader);
+    return -1;
+  }
+  int rc = timeline_open(&sink, 1, &tl);
   if (rc == 0)
     rc = timeline_build(reader, tl, &build, d);
   if (timeline_close(tl, stats, message, sizeof message) && rc == 0)
@@ -128,7 +134,7 @@ int rank_timeline_join(const char *job_dir, const char *path, unsigned *joined, 
       continue; /* an untraced rank, or one whose timeline failed (it said why) */
     (*joined)++;
     /* Every part, in order: each begins with its tracks again, which is harmless. */
-    for (unsigned p = 1; rc == 0 && timeline_part_path(first, p, part, sizeof part) == 0 &&
+    for (unsigned p = 1; rc == 0 && perfetto_part_path(first, p, part, sizeof part) == 0 &&
                          stat(part, &st) == 0;
          p++)
       if (append_file(out, part, bytes))

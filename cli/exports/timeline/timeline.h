@@ -1,12 +1,14 @@
-/* timeline: a writer of timelines for ui.perfetto.dev, independent of where the events
- * come from (CTF or anything else).
+/* timeline: a writer of timelines (ui.perfetto.dev, chrome://tracing), independent of
+ * where the events come from (CTF or anything else) and of the file format: it hands
+ * what it is given to its sinks (timeline_sink.h), Perfetto protobuf
+ * (exports/perfetto/perfetto.h) and Chrome trace-event JSON
+ * (exports/chrome_json/chrome_json.h).
  *
  * Tracks form a tree: host > process > thread for host calls; host > device > queue
  * for device work; counter tracks under any track. Slices (with a name, arguments
  * and flows), instants and counter values go on tracks. Everything is streamed to
- * disk as it arrives (Perfetto protobuf, and Chrome trace-event JSON on request), so
- * memory grows with the number of tracks and distinct names, never with the number of
- * events.
+ * the sinks as it arrives, so memory grows with the number of tracks and distinct
+ * names, never with the number of events.
  *
  * Conventions:
  * - Times are nanoseconds on one clock for the whole timeline. Aligning several
@@ -20,11 +22,6 @@
  * - Strings are copied or written at once: the caller keeps ownership.
  * - Functions return 0, or -1 with a message in timeline_error(). The writer never
  *   prints or exits.
- * - Splitting: before a file would pass options.split_bytes, the writer starts the next
- *   part (PATH.part2.pftrace, ...). Every part starts with the descriptors of every track
- *   known so far, so each opens on its own; a slice is never cut between two parts.
- *   When a split happened, PATH.summary.pftrace holds all tracks, the counters
- *   (thinned to one value per track per summary_interval) and the longest slices.
  */
 #ifndef TRACER_TIMELINE_H
 #define TRACER_TIMELINE_H
@@ -39,22 +36,6 @@ struct timeline;
 
 /* A track's handle: its Perfetto uuid (never 0). */
 typedef uint64_t timeline_track;
-
-struct timeline_options {
-  const char *path;        /* the .pftrace to write; parts and summary go beside it */
-  uint64_t split_bytes;    /* 0: TIMELINE_DEFAULT_SPLIT_BYTES */
-  const char *json_path;   /* also write Chrome trace-event JSON there; NULL: no */
-  uint64_t summary_interval; /* ns between counter values kept in the summary; 0: 1 ms */
-  size_t summary_slices;   /* longest slices kept in the summary; 0: 1000 */
-  /* Several timelines written apart and joined into one file (the ranks of a job): each
-   * gives its tracks uuids from uuid_base + 1 on and its packets sequence_id, so that
-   * none collides; host tracks then take a uuid from the host's name, so that the
-   * timelines of one host share it. 0, 0: one timeline alone (sequence 1). */
-  uint64_t uuid_base;
-  uint32_t sequence_id;
-};
-
-#define TIMELINE_DEFAULT_SPLIT_BYTES (2ull << 30) /* 2 GiB: under Perfetto's 4 GiB limit */
 
 struct timeline_slice {
   timeline_track track;
@@ -76,13 +57,18 @@ enum timeline_unit { TIMELINE_UNIT_COUNT, TIMELINE_UNIT_BYTES, TIMELINE_UNIT_NS 
 struct timeline_stats {
   uint64_t slices, instants, counter_values, flows;
   uint64_t tracks, lanes;  /* lanes: extra tracks made for overlapping slices */
-  uint64_t bytes;          /* all parts */
-  unsigned parts;          /* files written, summary not included */
-  bool summary;            /* a summary file was written */
+  uint64_t bytes;          /* the Perfetto sink: all parts */
+  unsigned parts;          /* the Perfetto sink: files written, summary not included */
+  bool summary;            /* the Perfetto sink: a summary file was written */
 };
 
-int timeline_open(const struct timeline_options *options, struct timeline **out);
-/* Finishes every file; frees the writer even on failure. stats may be NULL. A message
+struct timeline_sink;
+
+/* A writer handing everything to these sinks, in this order; it owns them from now on
+ * (timeline_close() closes them, even when this fails). Returns 0, or -1 when out of
+ * memory (a message in timeline_error()). */
+int timeline_open(const struct timeline_sink *sinks, size_t sink_count, struct timeline **out);
+/* Closes every sink; frees the writer even on failure. stats may be NULL. A message
  * is stored in `error` (may be NULL, size error_size) on failure. */
 int timeline_close(struct timeline *tl, struct timeline_stats *stats, char *error,
                    size_t error_size);
@@ -105,9 +91,5 @@ int timeline_slice(struct timeline *tl, const struct timeline_slice *slice);
 int timeline_instant(struct timeline *tl, timeline_track track, uint64_t ts, const char *name,
                      const struct trace_arg *args, size_t arg_count);
 int timeline_counter(struct timeline *tl, timeline_track counter, uint64_t ts, double value);
-
-/* Part file names: part 1 is options.path itself; part n > 1 is PATH without its
- * .pftrace suffix + ".partN.pftrace"; part 0 is the summary (".summary.pftrace"). */
-int timeline_part_path(const char *path, unsigned part, char *out, size_t out_size);
 
 #endif

@@ -1,4 +1,4 @@
-/* timeline_sink: the .pftrace files: buffered writes, the sequence's head packet,
+/* perfetto_file: the .pftrace files: buffered writes, the sequence's head packet,
  * interned names and track descriptors. */
 #include <errno.h>
 #include <fcntl.h>
@@ -6,79 +6,79 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "timeline_internal.h"
-#include "timeline_proto.h"
+#include "perfetto_internal.h"
+#include "perfetto_proto.h"
 
 enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16 };
 
-int sink_open(struct timeline *tl, struct sink *sink, const char *path, bool interning) {
-  memset(sink, 0, sizeof *sink);
-  sink->owner = tl;
-  sink->sequence_id = tl->options.sequence_id ? tl->options.sequence_id : 1;
-  sink->fd = -1;
-  sink->interning = interning;
-  sink->path = strdup(path);
-  if (!sink->path)
-    return timeline_fail(tl, "Cannot write the timeline: out of memory");
-  sink->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (sink->fd < 0)
-    return timeline_fail(tl, "Cannot create the timeline: file=%s, %s", path, strerror(errno));
+int pf_file_open(struct perfetto *pf, struct pf_file *file, const char *path, bool interning) {
+  memset(file, 0, sizeof *file);
+  file->owner = pf;
+  file->sequence_id = pf->options.sequence_id ? pf->options.sequence_id : 1;
+  file->fd = -1;
+  file->interning = interning;
+  file->path = strdup(path);
+  if (!file->path)
+    return perfetto_fail(pf, "Cannot write the timeline: out of memory");
+  file->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (file->fd < 0)
+    return perfetto_fail(pf, "Cannot create the timeline: file=%s, %s", path, strerror(errno));
   /* The first packet clears the sequence's incremental state (interned names). */
-  struct pb *p = &tl->packet;
+  struct pb *p = &pf->packet;
   pb_reset(p);
-  pb_varint(p, PACKET_SEQUENCE_ID, sink->sequence_id);
+  pb_varint(p, PACKET_SEQUENCE_ID, file->sequence_id);
   pb_varint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-  return sink_packet(tl, sink, p);
+  return pf_file_packet(pf, file, p);
 }
 
-int sink_flush(struct timeline *tl, struct sink *sink) {
-  if (sink->out.failed)
-    return timeline_fail(tl, "Cannot write the timeline: out of memory");
+int pf_file_flush(struct perfetto *pf, struct pf_file *file) {
+  if (file->out.failed)
+    return perfetto_fail(pf, "Cannot write the timeline: out of memory");
   size_t done = 0;
-  while (done < sink->out.len) {
-    ssize_t n = write(sink->fd, sink->out.data + done, sink->out.len - done);
+  while (done < file->out.len) {
+    ssize_t n = write(file->fd, file->out.data + done, file->out.len - done);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
-      return timeline_fail(tl, "Cannot write the timeline: file=%s, %s", sink->path,
+      return perfetto_fail(pf, "Cannot write the timeline: file=%s, %s", file->path,
                            n < 0 ? strerror(errno) : "nothing written");
     done += (size_t)n;
   }
-  pb_reset(&sink->out);
+  pb_reset(&file->out);
   return 0;
 }
 
-int sink_close(struct timeline *tl, struct sink *sink) {
+int pf_file_close(struct perfetto *pf, struct pf_file *file) {
   int rc = 0;
-  if (sink->fd >= 0) {
-    rc = sink_flush(tl, sink);
-    if (close(sink->fd) != 0 && rc == 0)
-      rc = timeline_fail(tl, "Cannot write the timeline: file=%s, %s", sink->path,
+  if (file->fd >= 0) {
+    rc = pf_file_flush(pf, file);
+    if (close(file->fd) != 0 && rc == 0)
+      rc = perfetto_fail(pf, "Cannot write the timeline: file=%s, %s", file->path,
                          strerror(errno));
   }
-  sink->fd = -1;
-  pb_free(&sink->out);
-  intern_free(&sink->names);
-  intern_free(&sink->arg_names);
-  free(sink->path);
-  sink->path = NULL;
+  file->fd = -1;
+  pb_free(&file->out);
+  intern_free(&file->names);
+  intern_free(&file->arg_names);
+  free(file->path);
+  file->path = NULL;
   return rc;
 }
 
-int sink_packet(struct timeline *tl, struct sink *sink, const struct pb *packet) {
-  size_t before = sink->out.len;
-  pb_bytes(&sink->out, TRACE_PACKET, packet->data, packet->len);
-  sink->bytes += sink->out.len - before;
+int pf_file_packet(struct perfetto *pf, struct pf_file *file, const struct pb *packet) {
+  size_t before = file->out.len;
+  pb_bytes(&file->out, TRACE_PACKET, packet->data, packet->len);
+  file->bytes += file->out.len - before;
   if (packet->failed)
-    sink->out.failed = true;
-  return sink->out.len >= FLUSH_BYTES || sink->out.failed ? sink_flush(tl, sink) : 0;
+    file->out.failed = true;
+  return file->out.len >= FLUSH_BYTES || file->out.failed ? pf_file_flush(pf, file) : 0;
 }
 
-void sink_packet_head(struct sink *sink, struct pb *packet, uint64_t ts, bool has_ts) {
+void pf_file_packet_head(struct pf_file *file, struct pb *packet, uint64_t ts, bool has_ts) {
   if (has_ts)
     pb_varint(packet, PACKET_TIMESTAMP, ts);
-  pb_varint(packet, PACKET_SEQUENCE_ID, sink->sequence_id);
-  if (sink->interning)
+  pb_varint(packet, PACKET_SEQUENCE_ID, file->sequence_id);
+  if (file->interning)
     pb_varint(packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
 }
 
@@ -108,19 +108,19 @@ static bool intern_grow(struct intern *in) {
   return true;
 }
 
-static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+static uint64_t pf_file_intern_text(struct pf_file *file, struct intern *in, const char *name,
                                  bool arg, struct pb *packet, size_t *data);
 
-uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
+uint64_t pf_file_intern(struct pf_file *file, const char *name, bool arg, bool stable,
                      struct pb *packet, size_t *data) {
-  struct intern *in = arg ? &sink->arg_names : &sink->names;
-  if (!sink->interning)
+  struct intern *in = arg ? &file->arg_names : &file->names;
+  if (!file->interning)
     return 0;
   /* Names of one function's arguments lie a few bytes apart: mix the address. */
   size_t slot = (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 52) & (INTERN_BY_ADDRESS - 1);
   if (stable && in->by_address[slot].address == name)
     return in->by_address[slot].iid;
-  uint64_t iid = sink_intern_text(sink, in, name, arg, packet, data);
+  uint64_t iid = pf_file_intern_text(file, in, name, arg, packet, data);
   if (stable && iid) {
     in->by_address[slot].address = name;
     in->by_address[slot].iid = (uint32_t)iid;
@@ -128,9 +128,9 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
   return iid;
 }
 
-static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+static uint64_t pf_file_intern_text(struct pf_file *file, struct intern *in, const char *name,
                                  bool arg, struct pb *packet, size_t *data) {
-  (void)sink;
+  (void)file;
   uint64_t h = hash_name(name);
   if (in->cap) {
     for (size_t at = h & (in->cap - 1); in->slots[at].hash; at = (at + 1) & (in->cap - 1))
@@ -163,26 +163,26 @@ void intern_free(struct intern *in) {
   memset(in, 0, sizeof *in);
 }
 
-void sink_track_descriptor(struct sink *sink, struct pb *p, const struct track *t) {
+void pf_file_track_descriptor(struct pf_file *file, struct pb *p, const struct pf_track *t) {
   pb_reset(p);
-  pb_varint(p, PACKET_SEQUENCE_ID, sink->sequence_id);
+  pb_varint(p, PACKET_SEQUENCE_ID, file->sequence_id);
   size_t d = pb_begin(p, PACKET_TRACK_DESCRIPTOR);
   pb_varint(p, TRACK_UUID, t->written);
   if (t->parent)
-    pb_varint(p, TRACK_PARENT_UUID, sink_uuid(sink, t->parent));
+    pb_varint(p, TRACK_PARENT_UUID, pf_file_uuid(file, t->parent));
   pb_string(p, TRACK_NAME, t->name);
-  if (t->kind == TRACK_PROCESS_KIND) {
+  if (t->kind == TIMELINE_TRACK_PROCESS) {
     size_t m = pb_begin(p, TRACK_PROCESS);
     pb_sint(p, PROCESS_PID, t->pid);
     pb_string(p, PROCESS_NAME, t->name);
     pb_end(p, m);
-  } else if (t->kind == TRACK_THREAD_KIND) {
+  } else if (t->kind == TIMELINE_TRACK_THREAD) {
     size_t m = pb_begin(p, TRACK_THREAD);
     pb_sint(p, THREAD_PID, t->pid);
     pb_sint(p, THREAD_TID, t->id);
     pb_string(p, THREAD_NAME, t->name);
     pb_end(p, m);
-  } else if (t->kind == TRACK_COUNTER_KIND) {
+  } else if (t->kind == TIMELINE_TRACK_COUNTER) {
     size_t m = pb_begin(p, TRACK_COUNTER);
     static const int units[] = {[TIMELINE_UNIT_COUNT] = 2, [TIMELINE_UNIT_BYTES] = 3,
                                 [TIMELINE_UNIT_NS] = 1};

@@ -1,8 +1,8 @@
 /* Field numbers of Perfetto's public trace proto (protos/perfetto/trace/, proto2) that
  * the timeline writes; timeline.proto in this folder is the same subset as a .proto
  * description, for protoc --decode. */
-#ifndef TRACER_TIMELINE_PROTO_H
-#define TRACER_TIMELINE_PROTO_H
+#ifndef TRACER_PERFETTO_PROTO_H
+#define TRACER_PERFETTO_PROTO_H
 
 enum {
   TRACE_PACKET = 1, /* Trace.packet */
