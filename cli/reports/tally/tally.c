@@ -417,6 +417,13 @@ void tally_free(struct tally *t) {
   memset(t, 0, sizeof *t);
 }
 
+bool tally_has_device_work(const struct tally *t) {
+  for (size_t i = 0; i < t->backend_count; i++)
+    if (t->backends[i].device_count)
+      return true;
+  return false;
+}
+
 static int by_time_then_name(uint64_t ta, uint64_t tb, const char *na, const char *nb) {
   if (ta != tb)
     return ta > tb ? -1 : 1;

@@ -106,6 +106,9 @@ int tally_trace(struct trace_reader *reader, const struct trace_read_options *op
                 bool by_actor, struct tally *tally, struct diag *d);
 void tally_free(struct tally *tally);
 
+/* Whether any backend of the tally ran device commands. */
+bool tally_has_device_work(const struct tally *tally);
+
 /* Rows sorted for printing: host rows by time (then name), device rows likewise. */
 void tally_sorted_host(const struct tally_backend *b, uint32_t *order);
 void tally_sorted_device(const struct tally_backend *b, int kind, size_t *order, size_t *count);
