@@ -340,6 +340,10 @@ int main(int argc, char **argv) {
     }
   struct rank_env rank;
   rank_env_read(&rank);
+  if (rank.present && o.csv_path) {
+    log_error("--csv writes the tally of one run: an MPI job's report has no CSV yet");
+    return TRACER_EXIT_USAGE;
+  }
   if (rank.present)
     return command_job_rank(&o, &rank);
   if (o.traced_ranks) {

@@ -28,6 +28,11 @@ void report_errors(const struct diag *d, const char *prefix) {
 
 int analyse_job(const struct tracer_options *o, const char *job_dir, const long *ranks,
                 size_t n, unsigned timeout_s) {
+  if (o->csv_path) {
+    log_error("--csv writes the tally of one run: %s is an MPI job's folder, whose report has "
+              "no CSV yet", job_dir);
+    return TRACER_EXIT_USAGE;
+  }
   FILE *out = stdout;
   if (o->output && !(out = fopen(o->output, "w"))) {
     log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
