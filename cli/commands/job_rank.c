@@ -19,7 +19,7 @@
 #include "node_gather.h"
 #include "rank_timeline.h"
 
-/* -l in a job: each rank writes its own timeline (cli/analysis/rank_timeline.h). */
+/* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
 void job_rank_timeline(const struct tracer_options *o, const char *rank_dir) {
   struct diag d;
   diag_init(&d);

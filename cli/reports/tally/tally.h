@@ -87,7 +87,7 @@ struct tally {
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
-  struct actors actors;     /* per thread (tally_trace_by_actor), else empty */
+  struct actors actors;     /* per thread (tally_open with by_actor), else empty */
   bool by_actor;            /* actors are being collected */
 };
 
