@@ -16,6 +16,8 @@ struct opened {
   const struct output *output;
   void *state;
   bool failed;         /* its open failed: closed with no state */
+  struct trace_consumer consumer; /* READS_EVENTS */
+  bool deferred;       /* reads after the others, if worth it (output.worth_a_read) */
 };
 
 /* The timeline, when an output writes it: the writer over the sinks, and its builder. */
@@ -141,26 +143,36 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     consumers[consumer_count] = &owned[consumer_count];
     consumer_count++;
   }
-  bool sink_failed = false;
+  bool sink_failed = false, ordered = false;
   for (size_t i = 0; i < asked; i++) {
     const struct output *o = opened[i].output;
-    struct trace_consumer consumer = {0};
     struct timeline_sink sink = {0};
     unsigned before = d->count;
-    if (o->open && o->open(&context, &opened[i].state, &consumer, &sink, d)) {
+    if (o->open && o->open(&context, &opened[i].state, &opened[i].consumer, &sink, d)) {
       fold_causes(d, before, NULL); /* its causes, as one line */
       opened[i].failed = true;
       sink_failed |= o->input == OUTPUT_READS_TIMELINE;
       failures++;
       continue;
     }
-    if (o->input == OUTPUT_READS_EVENTS && consumer.context) {
-      owned[consumer_count] = consumer;
+    if (o->input == OUTPUT_READS_TIMELINE && sink.ops)
+      timeline.sinks[timeline.sink_count++] = sink;
+    if (o->input == OUTPUT_READS_EVENTS && opened[i].consumer.context && !o->worth_a_read)
+      ordered |= (opened[i].consumer.needs & TRACE_NEEDS_ORDER) != 0;
+  }
+  ordered |= wants_timeline && timeline.sink_count && !sink_failed;
+  /* A consumer that needs order for a conditional report shares an ordered read, or
+   * waits for its own. */
+  for (size_t i = 0; i < asked; i++) {
+    if (opened[i].failed || opened[i].output->input != OUTPUT_READS_EVENTS ||
+        !opened[i].consumer.context)
+      continue;
+    opened[i].deferred = opened[i].output->worth_a_read && !ordered;
+    if (!opened[i].deferred) {
+      owned[consumer_count] = opened[i].consumer;
       consumers[consumer_count] = &owned[consumer_count];
       consumer_count++;
     }
-    if (o->input == OUTPUT_READS_TIMELINE && sink.ops)
-      timeline.sinks[timeline.sink_count++] = sink;
   }
   if (wants_timeline && timeline.sink_count && !sink_failed) {
     if (open_timeline(&timeline, request, &owned[consumer_count], d) == 0) {
@@ -193,6 +205,20 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     if (request->run && request->run->discarded_events > tally.discarded)
       tally.discarded = request->run->discarded_events;
     context.tally = &tally;
+  }
+  /* The conditional ones that waited: a read of their own when worth it. */
+  size_t later = 0;
+  for (size_t i = 0; i < asked; i++)
+    if (opened[i].deferred && opened[i].output->worth_a_read(&context))
+      consumers[later++] = &opened[i].consumer;
+  if (later) {
+    diag_init(&read);
+    struct trace_read_options quiet = {.threads = request->threads};
+    if (trace_read(reader, consumers, later, &quiet, &read) != TRACE_READ_OK &&
+        !read_error[0])
+      diag_join(&read, read_error, sizeof read_error);
+    diag_clear(&read);
+    context.read_error = read_error[0] ? read_error : NULL;
   }
 done:
   for (size_t i = 0; opened && i < asked; i++) {

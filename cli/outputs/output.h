@@ -85,6 +85,12 @@ struct output {
   /* After the read: prints or writes what it made and frees its state (NULL when its
    * open failed). Returns 0, or -1 with a cause in d. */
   int (*close)(const struct output_context *context, void *state, struct diag *d);
+  /* For a consumer that needs time order but has something to say only on condition
+   * (the gaps: a run with device work), NULL for the others. When no other output of
+   * the run reads in time order, the others read first (stream by stream, on every
+   * core), and it reads after them, alone, only when this says the tally calls for it.
+   * When another reads in time order anyway, it shares that read. */
+  bool (*worth_a_read)(const struct output_context *context);
 };
 
 /* The registry (registry.c): every report and export, NULL-terminated. */

@@ -216,25 +216,40 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
   if (p->function < 0 || (uint64_t)p->function >= info->desc->function_count)
     return false;
   const struct tracer_function_desc *fd = &info->desc->functions[p->function];
-  struct trace_call c = {.from = *from, .desc = info->desc, .backend = info->backend,
-                         .function = (int)p->function, .pid = p->pid, .tid = p->tid,
-                         .depth = p->depth, .status = p->status, .batched = batched,
-                         .start_clock = p->start, .end_clock = p->end,
-                         .slots = slots, .slot_count = n, .args = d->args, .text = d->text};
-  c.has_status = fd->status != TRACER_STATUS_NONE;
-  c.failed = event_map_call_failed(info->desc, fd, p->status);
-  c.duration_ns = span_ns(ev, p->start, p->end);
+  /* Every field set, none zeroed first: this runs for every call of the trace. */
+  struct trace_call *c = &d->call;
+  c->from = *from;
+  c->desc = info->desc;
+  c->backend = info->backend;
+  c->function = (int)p->function;
+  c->pid = p->pid;
+  c->tid = p->tid;
+  c->depth = p->depth;
+  c->status = p->status;
+  c->has_status = fd->status != TRACER_STATUS_NONE;
+  c->failed = event_map_call_failed(info->desc, fd, p->status);
+  c->batched = batched;
+  c->start_clock = p->start;
+  c->end_clock = p->end;
+  c->duration_ns = span_ns(ev, p->start, p->end);
+  c->start = c->end = 0;
+  c->slots = slots;
+  c->slot_count = n;
+  c->args = d->args;
+  c->arg_count = 0;
+  c->text = d->text;
+  c->text_used = 0;
   if (d->needs & TRACE_NEEDS_TIMES) {
-    c.start = decoder_time(d, ev, p->start);
-    c.end = decoder_time(d, ev, p->end);
-    c.end = c.end - c.start > d->clock_read_ns ? c.end - d->clock_read_ns : c.start;
+    c->start = decoder_time(d, ev, p->start);
+    c->end = decoder_time(d, ev, p->end);
+    c->end = c->end - c->start > d->clock_read_ns ? c->end - d->clock_read_ns : c->start;
   }
   if (d->needs & TRACE_NEEDS_ARGS) {
-    add_slots(d, &c, fd);
+    add_slots(d, c, fd);
     if (info->full && !batched)
-      add_strings(d, &c, ev, info);
+      add_strings(d, c, ev, info);
   }
-  HAND_OUT(d, call, &c);
+  HAND_OUT(d, call, c);
   return true;
 }
 

@@ -66,7 +66,8 @@ struct decoder {
   uint64_t clock_read_ns;
   bool has_clock_read;
   uint64_t time;                  /* the last event's time (TRACE_NEEDS_TIMES) */
-  /* The call being handed out: its slots, arguments and their strings. */
+  /* The call being handed out: the record, its slots, arguments and their strings. */
+  struct trace_call call;
   uint64_t slots[READER_MAX_SLOTS];
   struct trace_arg args[READER_MAX_ARGS];
   char text[READER_TEXT_BYTES];

@@ -49,7 +49,8 @@ struct queue_state {
 };
 
 struct device_state {
-  const char *host;            /* the trace's own string (trace_source.host_name) */
+  int host;                    /* trace_source.host */
+  const char *host_name;       /* the trace's own string (trace_source.host_name) */
   const char *backend;
   struct union_time all, kernels, copies, either;
   struct queue_state *queues;
@@ -75,8 +76,9 @@ struct pending {
  * from the first key >= t on. */
 struct past_call {
   uint64_t key, start, end;
-  const char *host, *name;
-  int64_t pid, tid;
+  const char *name;
+  int32_t host;   /* trace_source.host */
+  int32_t pid, tid;
 };
 
 /* Which pass the analysis is in (see gaps.h). */
@@ -103,7 +105,8 @@ struct gaps {
   bool failed;                 /* out of memory */
 };
 
-static size_t device_index(struct gaps *a, const char *host, const char *backend) {
+static size_t device_index(struct gaps *a, int host, const char *host_name,
+                           const char *backend) {
   for (size_t i = 0; i < a->device_count; i++)
     if (a->devices[i].host == host && strcmp(a->devices[i].backend, backend) == 0)
       return i;
@@ -114,6 +117,7 @@ static size_t device_index(struct gaps *a, const char *host, const char *backend
   struct device_state *d = &a->devices[a->device_count];
   memset(d, 0, sizeof *d);
   d->host = host;
+  d->host_name = host_name;
   d->backend = backend;
   return a->device_count++;
 }
@@ -235,7 +239,8 @@ static int on_device(void *context, const struct trace_device *dev) {
   struct gaps *a = context;
   if (a->pass == PASS_CALLS || !dev->has_ids)
     return 0;
-  size_t device = device_index(a, dev->from.host_name, dev->desc ? dev->desc->name : "unknown");
+  size_t device = device_index(a, dev->from.host, dev->from.host_name,
+                               dev->desc ? dev->desc->name : "unknown");
   if (device == SIZE_MAX) {
     a->failed = true;
     return 0;
@@ -281,13 +286,13 @@ static int on_call(void *context, const struct trace_call *c) {
     } else {
       a->history_count++;
     }
-    *slot = (struct past_call){a->key, c->start, c->end, c->from.host_name, name, c->pid,
-                               c->tid};
+    *slot = (struct past_call){a->key, c->start, c->end, name, c->from.host,
+                               (int32_t)c->pid, (int32_t)c->tid};
     a->history_next = (a->history_next + 1) % GAPS_HISTORY;
   }
   for (size_t i = 0; i < a->device_count; i++) {
     struct device_state *d = &a->devices[i];
-    if (d->host != c->from.host_name)
+    if (d->host != c->from.host)
       continue;
     for (size_t g = 0; g < d->gap_count; g++) {
       struct gap *gap = &d->gaps[g];
@@ -383,7 +388,7 @@ int gaps_close(struct gaps *a, struct gap_report *report, struct diag *d) {
     union_close(&s->kernels);
     union_close(&s->copies);
     union_close(&s->either);
-    if (!report->devices || !(out->host = strdup(s->host)))
+    if (!report->devices || !(out->host = strdup(s->host_name)))
       continue;
     out->backend = s->backend;
     out->busy = s->all.total;

@@ -28,6 +28,12 @@ static int close_gaps(const struct output_context *c, void *state, struct diag *
   return rc;
 }
 
+/* With the text tables alone, the gaps read the trace after the tally, only when it had
+ * device work. */
+static bool worth_a_read(const struct output_context *c) {
+  return c->tally && tally_has_device_work(c->tally);
+}
+
 const struct output gaps_output = {
     .name = "gaps",
     .kind = OUTPUT_REPORT,
@@ -37,4 +43,5 @@ const struct output gaps_output = {
     .asked = asked,
     .open = open_gaps,
     .close = close_gaps,
+    .worth_a_read = worth_a_read,
 };

@@ -65,10 +65,19 @@ static struct tally_device *device_row(struct tally_backend *b, const char *name
  * broken down per actor, else -1. */
 static long note_actor(struct tally *t, struct tally_backend *b, int host, int64_t pid,
                        int64_t tid, bool device) {
-  uint64_t h = (uint64_t)(uint32_t)host << 32;
-  id_set_add(&b->hosts, (uint64_t)host);
-  id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)pid);
-  id_set_add(device ? &b->device_threads : &b->threads, h | (uint32_t)tid);
+  if (device || !b->noted || b->noted_tid != tid || b->noted_pid != pid ||
+      b->noted_host != host) {
+    uint64_t h = (uint64_t)(uint32_t)host << 32;
+    id_set_add(&b->hosts, (uint64_t)host);
+    id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)pid);
+    id_set_add(device ? &b->device_threads : &b->threads, h | (uint32_t)tid);
+    if (!device) {
+      b->noted = true;
+      b->noted_host = host;
+      b->noted_pid = pid;
+      b->noted_tid = tid;
+    }
+  }
   return t->by_actor ? actors_find(&t->actors, -1, host, pid, tid) : -1;
 }
 

@@ -53,6 +53,11 @@ struct tally_backend {
   size_t device_count, device_cap;
   struct id_set hosts, processes, threads, device_processes, device_threads;
   uint64_t events;
+  /* The host, process and thread whose call was noted last: calls come in runs of one
+   * thread, so the sets are not searched again for each. */
+  bool noted;
+  int noted_host;
+  int64_t noted_pid, noted_tid;
 };
 
 struct tally {
