@@ -58,6 +58,7 @@ struct device_state {
   struct gap gaps[GAPS_KEPT];
   bool uncertain[GAPS_KEPT];   /* its call is for a pass over the calls to find */
   size_t gap_count;
+  uint64_t latest_middle;      /* of the gaps kept: a call that starts after it spans none */
   uint64_t commands;
   uint64_t last_start;         /* of the last command taken in start order */
   bool any;
@@ -168,6 +169,11 @@ static void keep_gap(struct gaps *a, struct device_state *d, uint64_t start, uin
   d->gaps[at].start = start;
   d->gaps[at].end = start + length;
   d->gap_count = n + 1;
+  d->latest_middle = 0;
+  for (size_t g = 0; g < d->gap_count; g++) {
+    uint64_t middle = d->gaps[g].start + (d->gaps[g].end - d->gaps[g].start) / 2;
+    d->latest_middle = middle > d->latest_middle ? middle : d->latest_middle;
+  }
   if (a->pass == PASS_ONE)
     find_host_call(a, d, at);
   else
@@ -292,7 +298,7 @@ static int on_call(void *context, const struct trace_call *c) {
   }
   for (size_t i = 0; i < a->device_count; i++) {
     struct device_state *d = &a->devices[i];
-    if (d->host != c->from.host)
+    if (d->host != c->from.host || c->start > d->latest_middle)
       continue;
     for (size_t g = 0; g < d->gap_count; g++) {
       struct gap *gap = &d->gaps[g];
