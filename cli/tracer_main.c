@@ -267,8 +267,8 @@ int main(int argc, char **argv) {
       else if (c == OPT_BUFFER_SIZE && *end == 'G')
         v <<= 30, end++;
       if (*end || v == 0 || (v & (v - 1))) {
-        log_error("%s wants a power of 2, got %s", c == OPT_BUFFER_SIZE ? "--buffer-size" : "--buffer-count",
-              optarg);
+        log_error("%s wants a power of 2, got %s",
+                  c == OPT_BUFFER_SIZE ? "--buffer-size" : "--buffer-count", optarg);
         return TRACER_EXIT_USAGE;
       }
       if (c == OPT_BUFFER_SIZE)
@@ -335,7 +335,7 @@ int main(int argc, char **argv) {
     if (strncmp(base, launchers[i], strlen(launchers[i])) == 0 &&
         (!base[strlen(launchers[i])] || base[strlen(launchers[i])] == '.')) {
       log_error("%s launches the ranks: put the tracer after it, e.g. `%s -n 4 tracer ./app`",
-            base, base);
+                base, base);
       return TRACER_EXIT_USAGE;
     }
   struct rank_env rank;
@@ -351,7 +351,8 @@ int main(int argc, char **argv) {
     return TRACER_EXIT_USAGE;
   }
   if (o.ranks) {
-    log_error("--ranks needs an MPI job: mpirun -n N tracer --ranks APP, or tracer -r JOBDIR --ranks");
+    log_error("--ranks needs an MPI job: mpirun -n N tracer --ranks APP, or tracer -r JOBDIR "
+              "--ranks");
     return TRACER_EXIT_USAGE;
   }
   return command_run_app(&o);

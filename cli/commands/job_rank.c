@@ -74,7 +74,7 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
   bool traced = !o->traced_ranks || rank_list_has(o->traced_ranks, rank->rank, &bad);
   if (bad) {
     log_error("Cannot read --traced-ranks %s: expected ranks and ranges such as 0,2-5, got '%s'",
-          o->traced_ranks, bad);
+              o->traced_ranks, bad);
     return TRACER_EXIT_USAGE;
   }
   char *job_dir = NULL;
@@ -128,7 +128,7 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
       ranks[n++] = r;
   mark_latest(job_dir);
   log_info("job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
-      rank->launcher, job_dir);
+           rank->launcher, job_dir);
   struct tracer_options report = *o;
   report.timeline = false; /* the ranks wrote theirs: joined, not built again */
   int arc = o->text ? analyse_trace(&report, job_dir)

@@ -80,7 +80,8 @@ static void free_strings(char **v) {
 /* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
  * names for different libraries: of those selected, only the one whose library the app
  * links is kept, and the tracer says which. */
-static void pick_symbol_groups(const struct tracer_options *o, char **names, char **libs, size_t *n) {
+static void pick_symbol_groups(const struct tracer_options *o, char **names, char **libs,
+                               size_t *n) {
   char *linked = NULL;
   bool looked = false;
   for (size_t i = 0; i < *n; i++) {
@@ -150,8 +151,8 @@ static int select_backends(const struct tracer_options *o, char ***names, char *
     char *lib = find_library(b);
     if (!lib) {
       log_error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
-            "TRACER_BACKEND_PATH)",
-            b, b);
+                "TRACER_BACKEND_PATH)",
+                b, b);
       return -1;
     }
     (*names)[*n] = strdup(b);
@@ -201,7 +202,7 @@ static char **collector_environment(char **names, char **libs, size_t n) {
     const char *users = getenv(b->collector);
     if (users && *users)
       log_warn("%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
-          users, b->name);
+               users, b->name);
     if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
       env[k] = NULL;
     else
@@ -397,10 +398,10 @@ int command_run_app(const struct tracer_options *o) {
   if (content == SESSION_TRACE_NO_METADATA) {
     if (report.daemon_lost)
       log_error("No trace was saved in %s: the session daemon ended before writing the trace's "
-            "metadata, and every event of the app is lost", trace_dir);
+                "metadata, and every event of the app is lost", trace_dir);
     else
       log_error("No trace was saved in %s: the app never registered with the session daemon "
-            "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);
+                "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);
     if (rc == 0)
       rc = report.daemon_lost ? TRACER_EXIT_SESSION : TRACER_EXIT_ANALYSIS;
     goto done;
@@ -410,7 +411,7 @@ int command_run_app(const struct tracer_options *o) {
   mark_latest(trace_dir);
   if (report.daemon_lost)
     log_error("Only part of the trace was saved in %s: what the session daemon wrote before it "
-          "ended; the tables below count that part", trace_dir);
+              "ended; the tables below count that part", trace_dir);
   else if (content == SESSION_TRACE_NO_EVENTS)
     log_info("trace saved in %s: it holds no event (the app made no traced call)", trace_dir);
   else
