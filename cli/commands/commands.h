@@ -5,7 +5,7 @@
  *   replay.c      tracer -r [DIR]: analyse a saved trace again
  *   job_rank.c    mpirun -n N tracer APP: one rank of an MPI job; rank 0 reports for all
  *   self_check.c  tracer --check: would a trace work here
- *   analyse.c     the analysis of a trace, for the three first (cli/outputs/analysis.h)
+ *   analyse.c     the analysis of a trace, for the three first (cli/analysis/analysis.h)
  *   trace_paths.c where traces go and where the tracer's libraries are
  *   calibrate.c   what recording costs on this machine, for the report
  *
@@ -66,9 +66,6 @@ int command_run_app(const struct tracer_options *o);
 int command_replay(const struct tracer_options *o);
 int command_job_rank(const struct tracer_options *o, const struct rank_env *rank);
 int command_self_check(const struct tracer_options *o, const char *version);
-
-/* job_rank.c: with -l, a rank's own timeline, written before it says it is done. */
-void job_rank_timeline(const struct tracer_options *o, const char *rank_dir);
 
 /* The session daemon stopped answering (session_set_hang_handler): says so and exits
  * TRACER_EXIT_SESSION, with async-signal-safe calls only. */

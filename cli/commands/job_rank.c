@@ -19,16 +19,6 @@
 #include "node_gather.h"
 #include "rank_timeline.h"
 
-/* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
-void job_rank_timeline(const struct tracer_options *o, const char *rank_dir) {
-  struct diag d;
-  diag_init(&d);
-  char chain[1024];
-  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
-    log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
-  diag_clear(&d);
-}
-
 /* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
 static int join_rank_timelines(const struct tracer_options *o, const char *job_dir) {
   char path[PATH_MAX], chain[1024];

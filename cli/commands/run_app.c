@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "fork_listener.h"
 #include "launch.h"
+#include "rank_timeline.h"
 #include "log.h"
 #include "rank_env.h"
 #include "run_record.h"
@@ -214,6 +215,16 @@ static char **collector_environment(char **names, char **libs, size_t n) {
   return env;
 }
 
+/* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
+static void write_rank_timeline(const struct tracer_options *o, const char *rank_dir) {
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+    log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
+  diag_clear(&d);
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -384,7 +395,7 @@ int command_run_app(const struct tracer_options *o) {
     snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
   if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
-    job_rank_timeline(o, trace_dir);
+    write_rank_timeline(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     log_warn("cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
   if (!run.clean)

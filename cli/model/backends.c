@@ -166,3 +166,16 @@ const struct tracer_field_format *backends_field_format(const struct tracer_func
       return &f->formats[i];
   return NULL;
 }
+
+const char *backends_meaning_name(enum tracer_meaning m) {
+  switch (m) {
+  case TRACER_MEANING_NONE: return NULL;
+  case TRACER_MEANING_KERNEL_LAUNCH: return "kernel_launch";
+  case TRACER_MEANING_TRANSFER: return "transfer";
+  case TRACER_MEANING_COMMAND: return "command";
+  case TRACER_MEANING_ALLOC: return "alloc";
+  case TRACER_MEANING_FREE: return "free";
+  case TRACER_MEANING_SYNC: return "sync";
+  }
+  return NULL;
+}

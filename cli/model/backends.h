@@ -32,6 +32,10 @@ const struct tracer_backend_desc *backends_find_provider(const char *provider, s
 /* The title of b's tables, as in BACKEND_<title>: its symbol group's name in capitals
  * when it has one (MPICH's and Open MPI's are both "MPI"), else its label. */
 void backends_title(const struct tracer_backend_desc *b, char *out, size_t size);
+/* A function's meaning as the outputs name it (kernel_launch, transfer, command, alloc,
+ * free, sync); NULL for none. */
+const char *backends_meaning_name(enum tracer_meaning meaning);
+
 /* Index of a function of b by name, -1 when b has none of that name. */
 int backends_function_index(const struct tracer_backend_desc *b, const char *name, size_t len);
 

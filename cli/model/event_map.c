@@ -136,7 +136,7 @@ void event_map_free(struct event_map *map) {
   map->count = 0;
 }
 
-static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
+bool event_map_field_int(const struct ctf_event *ev, int field, int64_t *out) {
   struct ctf_value v;
   if (field < 0 || ctf_event_decode_field(ev, (size_t)field, &v, NULL) != CTF_OK ||
       (v.kind != CTF_VALUE_SIGNED && v.kind != CTF_VALUE_UNSIGNED))
@@ -233,7 +233,7 @@ bool event_map_ids(const struct event_map *map, const struct event_info *info,
     *tid = call.tid;
     return true;
   }
-  if (payload_int(ev, info->pid, pid) && payload_int(ev, info->tid, tid))
+  if (event_map_field_int(ev, info->pid, pid) && event_map_field_int(ev, info->tid, tid))
     return true;
   return ctf_event_context_int(ev, map->vpid_key, pid) &&
          ctf_event_context_int(ev, map->vtid_key, tid);

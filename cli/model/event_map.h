@@ -90,6 +90,10 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
 bool event_map_call_failed(const struct tracer_backend_desc *b,
                            const struct tracer_function_desc *f, int64_t status);
 
+/* An integer payload field (its index in the event's class), false when absent (-1) or
+ * not an integer. */
+bool event_map_field_int(const struct ctf_event *ev, int field, int64_t *out);
+
 /* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
  * sign-extended for signed types. */
 int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw);

@@ -1,5 +1,6 @@
 /* output: what a report or an export is to a run of the tracer's analyses, the interface
- * every one implements (a plug-in) and the registry lists (registry.c, one line each).
+ * every one implements (a plug-in) and the registry lists (cli/analysis/registry.c, one
+ * line each).
  *
  * A report prints on the analysis output (the tally's tables, -t, the gaps); an export
  * writes a file for another tool (the timeline's Perfetto and JSON files, the tally as
@@ -9,7 +10,7 @@
  *   - OUTPUT_READS_TALLY: the finished tally (tally.h), made when one of them asks;
  *   - OUTPUT_READS_TIMELINE: the timeline's tracks and slices; it gives the timeline
  *     writer a sink (timeline_sink.h), and the timeline is built when one of them asks.
- * A run (analysis.h) opens those asked, reads the trace once and closes them in the
+ * A run (cli/analysis/analysis.h) opens those asked, reads the trace once and closes them in the
  * registry's order, which is the order in which reports print.
  *
  * Outputs never print messages: a failure is a cause added to d (a whole sentence, the
@@ -93,7 +94,7 @@ struct output {
   bool (*worth_a_read)(const struct output_context *context);
 };
 
-/* The registry (registry.c): every report and export, NULL-terminated. */
+/* The registry (cli/analysis/registry.c): every report and export, NULL-terminated. */
 extern const struct output *const outputs[];
 
 #endif

@@ -39,15 +39,6 @@ void decoder_free(struct decoder *d) {
 
 /* ---- Values ------------------------------------------------------------------------ */
 
-static bool field_int(const struct ctf_event *ev, int field, int64_t *out) {
-  struct ctf_value v;
-  if (field < 0 || ctf_event_decode_field(ev, (size_t)field, &v, NULL) != CTF_OK ||
-      (v.kind != CTF_VALUE_SIGNED && v.kind != CTF_VALUE_UNSIGNED))
-    return false;
-  *out = v.kind == CTF_VALUE_SIGNED ? v.u.s : (int64_t)v.u.u;
-  return true;
-}
-
 static bool field_string(const struct ctf_event *ev, int field, struct ctf_value *v) {
   return field >= 0 && ctf_event_decode_field(ev, (size_t)field, v, NULL) == CTF_OK &&
          v->kind == CTF_VALUE_STRING;
@@ -291,11 +282,11 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
   struct ctf_value backend, name;
   int64_t kind, start, end, bytes = 0, queue = 0;
   if (!field_string(ev, info->device_backend, &backend) ||
-      !field_string(ev, info->device_name, &name) || !field_int(ev, info->device_kind, &kind) ||
-      !field_int(ev, info->start, &start) || !field_int(ev, info->device_end, &end))
+      !field_string(ev, info->device_name, &name) || !event_map_field_int(ev, info->device_kind, &kind) ||
+      !event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
     return;
-  field_int(ev, info->device_bytes, &bytes);
-  field_int(ev, info->device_queue, &queue);
+  event_map_field_int(ev, info->device_bytes, &bytes);
+  event_map_field_int(ev, info->device_queue, &queue);
   struct trace_device c = {.from = *from, .kind = (int)kind, .name = name.u.string.chars,
                            .name_len = name.u.string.length, .bytes = (uint64_t)bytes,
                            .queue = (uint64_t)queue, .start_clock = (uint64_t)start,
@@ -313,7 +304,7 @@ static void hand_out_device(struct decoder *d, const struct trace_source *from) 
     c.end = decoder_time(d, ev, (uint64_t)end);
     const struct reader_extra_fields *x = &d->reader->extra[ev->event_class->index];
     int64_t call_tid, call_start;
-    if (field_int(ev, x->call_tid, &call_tid) && field_int(ev, x->call_start, &call_start) &&
+    if (event_map_field_int(ev, x->call_tid, &call_tid) && event_map_field_int(ev, x->call_start, &call_start) &&
         call_tid > 0) {
       c.call_tid = call_tid;
       c.call_start = decoder_time(d, ev, (uint64_t)call_start);
@@ -326,7 +317,7 @@ static void hand_out_region(struct decoder *d, const struct trace_source *from) 
   const struct event_info *info = from->info;
   const struct ctf_event *ev = from->event;
   int64_t start, end, depth;
-  if (!field_int(ev, info->start, &start) || !field_int(ev, info->device_end, &end))
+  if (!event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
     return;
   if (info->role == EVENT_PAUSED) {
     struct trace_pause p = {*from, (uint64_t)start, (uint64_t)end,
@@ -344,7 +335,7 @@ static void hand_out_region(struct decoder *d, const struct trace_source *from) 
                            .name = name.u.string.chars, .name_len = name.u.string.length,
                            .start_clock = (uint64_t)start, .end_clock = (uint64_t)end};
   r.duration_ns = span_ns(ev, (uint64_t)start, (uint64_t)end);
-  if (field_int(ev, d->reader->extra[ev->event_class->index].depth, &depth) && depth > 0)
+  if (event_map_field_int(ev, d->reader->extra[ev->event_class->index].depth, &depth) && depth > 0)
     r.depth = (unsigned)depth;
   r.has_ids = event_map_ids(&d->reader->map, info, ev, &r.pid, &r.tid);
   if (d->needs & TRACE_NEEDS_TIMES) {
@@ -360,7 +351,7 @@ static int named_function(const struct ctf_event *ev, const struct event_info *i
                           int64_t *function) {
   struct ctf_value backend;
   if (!field_string(ev, info->device_backend, &backend) ||
-      !field_int(ev, info->function_field, function))
+      !event_map_field_int(ev, info->function_field, function))
     return -1;
   int b = backend_named(&backend);
   return b >= 0 && *function >= 0 && (uint64_t)*function < tracer_backends[b]->function_count
@@ -382,9 +373,9 @@ static void hand_out_counted(struct decoder *d, const struct trace_source *from)
   const struct event_info *info = from->info;
   int64_t function, status, calls, total, min, max;
   int b = named_function(ev, info, &function);
-  if (b < 0 || !field_int(ev, info->status, &status) || !field_int(ev, info->calls, &calls) ||
-      !field_int(ev, info->total, &total) || !field_int(ev, info->min, &min) ||
-      !field_int(ev, info->max, &max) || calls <= 0)
+  if (b < 0 || !event_map_field_int(ev, info->status, &status) || !event_map_field_int(ev, info->calls, &calls) ||
+      !event_map_field_int(ev, info->total, &total) || !event_map_field_int(ev, info->min, &min) ||
+      !event_map_field_int(ev, info->max, &max) || calls <= 0)
     return;
   const struct tracer_backend_desc *desc = tracer_backends[b];
   struct trace_counted c = {.from = *from, .desc = desc, .backend = b, .function = (int)function,
@@ -405,7 +396,7 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   int64_t cost, counted_ps, event_ps, byte_ps, call_ps;
   struct trace_cost c = {.from = *from};
   if (info->role == EVENT_CLOCK_READ) {
-    if (!field_int(ev, info->cost, &cost) || cost < 0)
+    if (!event_map_field_int(ev, info->cost, &cost) || cost < 0)
       return;
     /* The least read so far, taken off each call's end in wall-clock times. */
     uint64_t ns = clock && clock->frequency && clock->frequency != 1000000000u
@@ -416,16 +407,16 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
     d->has_clock_read = true;
     c.kind = TRACE_COST_CLOCK_READ;
     c.clock_read_ns = span_ns(ev, 0, (uint64_t)cost);
-    if (field_int(ev, info->counted_ps, &counted_ps) && counted_ps > 0)
+    if (event_map_field_int(ev, info->counted_ps, &counted_ps) && counted_ps > 0)
       c.counted_ps = (uint64_t)counted_ps;
   } else {
-    if (!field_int(ev, info->event_ps, &event_ps) || !field_int(ev, info->byte_ps, &byte_ps) ||
+    if (!event_map_field_int(ev, info->event_ps, &event_ps) || !event_map_field_int(ev, info->byte_ps, &byte_ps) ||
         event_ps <= 0 || byte_ps < 0)
       return;
     c.kind = TRACE_COST_CALIBRATION;
     c.event_ps = (uint64_t)event_ps;
     c.byte_ps = (uint64_t)byte_ps;
-    if (field_int(ev, info->call_ps, &call_ps) && call_ps > 0)
+    if (event_map_field_int(ev, info->call_ps, &call_ps) && call_ps > 0)
       c.call_ps = (uint64_t)call_ps;
     c.clock_is_tsc = clock && clock->frequency && clock->frequency != 1000000000u;
   }

@@ -1,7 +1,7 @@
 /* tally_csv: the tally as CSV (--csv FILE), for spreadsheets and scripts: one line per
  * row of the tally's tables (docs/analysis-output.md, "The tally as CSV"), an export
  * that reads the finished tally (output.h). The smallest export: one file and a line in
- * cli/outputs/registry.c.
+ * cli/analysis/registry.c.
  *
  *   backend,table,name,kind,calls,errors,time_ns,min_ns,max_ns,bytes
  *   opencl,host,clFinish,sync,4,0,812340,1200,500000,
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "output.h"
 #include "tally.h"
 #include "tracer_runtime.h"
@@ -33,19 +34,6 @@ static void field(FILE *out, const char *s) {
     fputc(*s, out);
   }
   fputc('"', out);
-}
-
-static const char *meaning_of(enum tracer_meaning m) {
-  switch (m) {
-  case TRACER_MEANING_NONE: return "";
-  case TRACER_MEANING_KERNEL_LAUNCH: return "kernel_launch";
-  case TRACER_MEANING_TRANSFER: return "transfer";
-  case TRACER_MEANING_COMMAND: return "command";
-  case TRACER_MEANING_ALLOC: return "alloc";
-  case TRACER_MEANING_FREE: return "free";
-  case TRACER_MEANING_SYNC: return "sync";
-  }
-  return "";
 }
 
 static void row(FILE *out, const char *backend, const char *table, const char *name,
@@ -75,8 +63,9 @@ static void write_csv(const struct tally *t, FILE *out) {
       tally_sorted_host(b, order);
       for (uint32_t k = 0; k < b->function_count; k++) {
         const struct tracer_function_desc *f = &b->desc->functions[order[k]];
+        const char *meaning = backends_meaning_name(f->meaning);
         if (b->host[order[k]].calls)
-          row(out, name, "host", f->name, meaning_of(f->meaning), &b->host[order[k]], true,
+          row(out, name, "host", f->name, meaning ? meaning : "", &b->host[order[k]], true,
               f->message.kind != TRACER_MESSAGE_NONE, b->message_bytes[order[k]]);
       }
     }

@@ -1,7 +1,6 @@
 /* perfetto: the timeline as Perfetto protobuf; see perfetto.h. */
 #include "perfetto.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +8,6 @@
 
 #include "perfetto_internal.h"
 #include "perfetto_proto.h"
-
-int perfetto_fail(struct perfetto *pf, const char *fmt, ...) {
-  if (!pf->error[0]) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(pf->error, sizeof pf->error, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 int perfetto_part_path(const char *path, unsigned part, char *out, size_t out_size) {
   if (part == 1)

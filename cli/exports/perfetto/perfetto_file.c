@@ -2,6 +2,8 @@
  * interned names and track descriptors. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +12,16 @@
 #include "perfetto_proto.h"
 
 enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16 };
+
+int perfetto_fail(struct perfetto *pf, const char *fmt, ...) {
+  if (!pf->error[0]) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pf->error, sizeof pf->error, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
 
 int pf_file_open(struct perfetto *pf, struct pf_file *file, const char *path, bool interning) {
   memset(file, 0, sizeof *file);

@@ -6,7 +6,7 @@
  * when it cannot (error()).
  *
  * A new format is a sink: a folder under exports/, an open function that fills a
- * struct timeline_sink, and a line in cli/outputs/registry.c. */
+ * struct timeline_sink, and a line in cli/analysis/registry.c. */
 #ifndef TRACER_TIMELINE_SINK_H
 #define TRACER_TIMELINE_SINK_H
 

@@ -542,19 +542,6 @@ static void json_stat(FILE *out, const struct tally_stat *s) {
           (unsigned long long)s->max);
 }
 
-static const char *meaning_name(enum tracer_meaning m) {
-  switch (m) {
-  case TRACER_MEANING_NONE: return NULL;
-  case TRACER_MEANING_KERNEL_LAUNCH: return "kernel_launch";
-  case TRACER_MEANING_TRANSFER: return "transfer";
-  case TRACER_MEANING_COMMAND: return "command";
-  case TRACER_MEANING_ALLOC: return "alloc";
-  case TRACER_MEANING_FREE: return "free";
-  case TRACER_MEANING_SYNC: return "sync";
-  }
-  return NULL;
-}
-
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, FILE *out) {
   fputs("{\n  \"trace\": ", out);
@@ -624,7 +611,7 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
         units_json_string(out, fd->name);
         fputs(", ", out);
         json_stat(out, s);
-        const char *meaning = meaning_name(fd->meaning);
+        const char *meaning = backends_meaning_name(fd->meaning);
         if (meaning)
           fprintf(out, ", \"meaning\": \"%s\"", meaning);
         if (fd->direction)
