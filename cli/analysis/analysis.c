@@ -135,6 +135,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     }
   if (wants_tally) {
     if (tally_open(&tally, request->extended, &owned[consumer_count])) {
+      tally_free(&tally);
       diag_error(d, "Cannot analyse the trace: out of memory");
       failures++;
       goto done;
