@@ -141,8 +141,9 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   diag_init(&d);
   for (size_t i = 0; outputs[i]; i++)
     if (outputs[i]->asked(&request))
-      log_debug("%s %s (%s): reads %s", outputs[i]->kind == OUTPUT_REPORT ? "report" : "export",
-                outputs[i]->name, outputs[i]->option, outputs[i]->reads);
+      log_debug("%s %s (option %s): reads %s",
+                outputs[i]->kind == OUTPUT_REPORT ? "report" : "export", outputs[i]->name,
+                outputs[i]->option, outputs[i]->reads);
   int rc = analysis_run(&request, &result, &d) == ANALYSIS_OK ? 0 : TRACER_EXIT_ANALYSIS;
   report_errors(&d, NULL);
   diag_clear(&d);

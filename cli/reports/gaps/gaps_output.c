@@ -37,7 +37,7 @@ static bool worth_a_read(const struct output_context *c) {
 const struct output gaps_output = {
     .name = "gaps",
     .kind = OUTPUT_REPORT,
-    .option = "(with the text tables)",
+    .option = "none: with the text tables",
     .input = OUTPUT_READS_EVENTS,
     .reads = "device commands and calls, in time order",
     .asked = asked,

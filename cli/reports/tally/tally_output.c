@@ -25,7 +25,7 @@ static int close_tables(const struct output_context *c, void *state, struct diag
 const struct output tally_output = {
     .name = "tally",
     .kind = OUTPUT_REPORT,
-    .option = "(default); -j as JSON, -e per hostname, process and thread too",
+    .option = "none: the default; -j as JSON, -e per hostname, process and thread too",
     .input = OUTPUT_READS_TALLY,
     .reads = "the tally: host calls, device commands, bytes, regions, losses",
     .asked = asked,
