@@ -26,6 +26,24 @@ void report_errors(const struct diag *d, const char *prefix) {
   }
 }
 
+/* -o FILE, or standard output; NULL (said) when FILE cannot be written. */
+static FILE *open_output(const struct tracer_options *o) {
+  FILE *out = o->output ? fopen(o->output, "w") : stdout;
+  if (!out)
+    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+  return out;
+}
+
+/* Closes -o's FILE; rc, or TRACER_EXIT_ANALYSIS when it could not be written whole. */
+static int close_output(const struct tracer_options *o, FILE *out, int rc) {
+  if (out != stdout && fclose(out) != 0) {
+    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    rc = TRACER_EXIT_ANALYSIS;
+  }
+  fflush(stdout);
+  return rc;
+}
+
 int analyse_job(const struct tracer_options *o, const char *job_dir, const long *ranks,
                 size_t n, unsigned timeout_s) {
   if (o->csv_path) {
@@ -33,11 +51,9 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
               "no CSV yet", job_dir);
     return TRACER_EXIT_USAGE;
   }
-  FILE *out = stdout;
-  if (o->output && !(out = fopen(o->output, "w"))) {
-    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+  FILE *out = open_output(o);
+  if (!out)
     return TRACER_EXIT_ANALYSIS;
-  }
   struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
                                    o->extended, o->ranks, o->ranks_pct};
   struct node_gather_report got;
@@ -50,12 +66,7 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   if (rc)
     log_error("Cannot report on the job in %s: no rank's result or trace could be read",
               job_dir);
-  if (out != stdout && fclose(out) != 0) {
-    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
-    rc = TRACER_EXIT_ANALYSIS;
-  }
-  fflush(stdout);
-  return rc;
+  return close_output(o, out, rc);
 }
 
 /* The progress line, on a terminal, while the trace is read. */
@@ -107,11 +118,9 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   }
   struct run_record run;
   run_record_read(trace_dir, &run);
-  FILE *out = stdout;
-  if (o->output && !(out = fopen(o->output, "w"))) {
-    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+  FILE *out = open_output(o);
+  if (!out)
     return TRACER_EXIT_ANALYSIS;
-  }
   /* -l: the timeline beside the trace, or FILE; its JSON as FILE with .json. */
   char path[PATH_MAX], json[PATH_MAX + 8], app[256];
   snprintf(path, sizeof path, "%s", o->timeline_path ? o->timeline_path : "");
@@ -151,10 +160,5 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)
     log_info("tally as CSV: %s", o->csv_path);
-  if (out != stdout && fclose(out) != 0) {
-    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
-    rc = TRACER_EXIT_ANALYSIS;
-  }
-  fflush(stdout);
-  return rc;
+  return close_output(o, out, rc);
 }
