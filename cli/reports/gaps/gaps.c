@@ -77,7 +77,8 @@ struct pending {
  * from the first key >= t on. */
 struct past_call {
   uint64_t key, start, end;
-  const char *name;
+  const struct tracer_backend_desc *desc;
+  int32_t function;
   int32_t host;   /* trace_source.host */
   int32_t pid, tid;
 };
@@ -97,11 +98,13 @@ struct gaps {
   size_t heap_count;
   uint64_t latest_lateness;    /* the most a command came after its start, ns */
   bool out_of_order;           /* a command came after one that started later */
-  struct past_call *history;   /* ring of GAPS_HISTORY; owned */
-  size_t history_next, history_count;
+  /* The calls kept: a ring that grows to GAPS_HISTORY, oldest at history_head. */
+  struct past_call *history;   /* owned */
+  size_t history_head, history_count, history_cap;
   uint64_t key;                /* the greatest event time read */
-  uint64_t dropped_key;        /* key of the newest call that left the history */
-  bool dropped;
+  bool dropped;                /* calls left the history for room: up to its oldest key */
+  uint64_t forgotten_end;      /* the latest end of the calls forgotten as too old */
+  uint64_t horizon;            /* no gap to come of a device seen starts before it */
   uint64_t run_start, run_end;
   bool failed;                 /* out of memory */
 };
@@ -120,6 +123,7 @@ static size_t device_index(struct gaps *a, int host, const char *host_name,
   d->host = host;
   d->host_name = host_name;
   d->backend = backend;
+  a->horizon = 0; /* until it has a command taken, its gaps may start anywhere */
   return a->device_count++;
 }
 
@@ -129,13 +133,17 @@ static size_t device_index(struct gaps *a, int host, const char *host_name,
 static void find_host_call(struct gaps *a, struct device_state *d, size_t at) {
   struct gap *gap = &d->gaps[at];
   uint64_t middle = gap->start + (gap->end - gap->start) / 2;
-  d->uncertain[at] = a->dropped && middle <= a->dropped_key;
+  /* The calls that left for room had keys up to the oldest one kept; those forgotten as
+   * too old ended before any gap of the devices seen then (a device seen later may
+   * have one). */
+  d->uncertain[at] = (a->dropped && middle <= a->history[a->history_head].key) ||
+                     middle <= a->forgotten_end;
   if (d->uncertain[at])
     return;
   const struct past_call *best = NULL;
   for (size_t k = 0; k < a->history_count; k++) {
     const struct past_call *c =
-        &a->history[(a->history_next + GAPS_HISTORY - 1 - k) % GAPS_HISTORY];
+        &a->history[(a->history_head + a->history_count - 1 - k) & (a->history_cap - 1)];
     if (c->key < middle)
       break;
     if (c->host != d->host || c->start > middle || c->end < middle)
@@ -145,7 +153,8 @@ static void find_host_call(struct gaps *a, struct device_state *d, size_t at) {
   }
   if (!best)
     return;
-  snprintf(gap->host_call, sizeof gap->host_call, "%s", best->name);
+  snprintf(gap->host_call, sizeof gap->host_call, "%s",
+           best->desc->functions[best->function].name);
   gap->host_pid = best->pid;
   gap->host_tid = best->tid;
   gap->call_length = best->end - best->start;
@@ -178,6 +187,18 @@ static void keep_gap(struct gaps *a, struct device_state *d, uint64_t start, uin
     find_host_call(a, d, at);
   else
     d->uncertain[at] = true; /* PASS_COMMANDS: every call is for the next pass */
+}
+
+/* The earliest a gap still to come of the devices seen can start: the least of their
+ * busy ends (0 while one has had no command yet). */
+static uint64_t gap_horizon(const struct gaps *a) {
+  uint64_t least = UINT64_MAX;
+  for (size_t i = 0; i < a->device_count; i++) {
+    const struct device_state *d = &a->devices[i];
+    uint64_t end = d->all.open ? d->all.end : 0;
+    least = end < least ? end : least;
+  }
+  return a->device_count ? least : 0;
 }
 
 static void consume(struct gaps *a, const struct pending *p) {
@@ -215,6 +236,7 @@ static void consume(struct gaps *a, const struct pending *p) {
   }
   union_add(&q->busy, p->start, p->end, &ignored);
   q->commands++;
+  a->horizon = gap_horizon(a);
 }
 
 static struct pending heap_pop(struct gaps *a) {
@@ -275,27 +297,50 @@ static int on_device(void *context, const struct trace_device *dev) {
   return 0;
 }
 
+/* Keeps a call for the gaps still to be found: first forgets those that ended before any
+ * gap to come, then makes room (the ring grows to GAPS_HISTORY, then drops its oldest). */
+static int remember(struct gaps *a, const struct trace_call *c) {
+  if (c->from.time > a->key)
+    a->key = c->from.time;
+  while (a->history_count && a->history[a->history_head].end < a->horizon) {
+    struct past_call *old = &a->history[a->history_head];
+    a->forgotten_end = old->end > a->forgotten_end ? old->end : a->forgotten_end;
+    a->history_head = (a->history_head + 1) & (a->history_cap - 1);
+    a->history_count--;
+  }
+  if (a->history_count == a->history_cap && a->history_cap < GAPS_HISTORY) {
+    size_t cap = a->history_cap ? 2 * a->history_cap : 4096;
+    struct past_call *grown = malloc(cap * sizeof *grown);
+    if (!grown) {
+      a->failed = true;
+      return -1;
+    }
+    for (size_t k = 0; k < a->history_count; k++) /* unwrapped, oldest first */
+      grown[k] = a->history[(a->history_head + k) & (a->history_cap - 1)];
+    free(a->history);
+    a->history = grown;
+    a->history_cap = cap;
+    a->history_head = 0;
+  }
+  if (a->history_count == a->history_cap) {
+    a->dropped = true; /* the oldest leaves */
+    a->history_head = (a->history_head + 1) & (a->history_cap - 1);
+    a->history_count--;
+  }
+  a->history[(a->history_head + a->history_count++) & (a->history_cap - 1)] =
+      (struct past_call){a->key, c->start, c->end, c->desc, c->function, c->from.host,
+                         (int32_t)c->pid, (int32_t)c->tid};
+  return 0;
+}
+
 /* The call's part: in the first pass, kept for the gaps still to be found, and given to
  * those found; in the pass over calls, to the uncertain ones. */
 static int on_call(void *context, const struct trace_call *c) {
   struct gaps *a = context;
   if (a->pass == PASS_COMMANDS)
     return 0;
-  const char *name = c->desc->functions[c->function].name;
-  if (a->pass == PASS_ONE) {
-    if (c->from.time > a->key)
-      a->key = c->from.time;
-    struct past_call *slot = &a->history[a->history_next];
-    if (a->history_count == GAPS_HISTORY) {
-      a->dropped = true;
-      a->dropped_key = slot->key;
-    } else {
-      a->history_count++;
-    }
-    *slot = (struct past_call){a->key, c->start, c->end, name, c->from.host,
-                               (int32_t)c->pid, (int32_t)c->tid};
-    a->history_next = (a->history_next + 1) % GAPS_HISTORY;
-  }
+  if (a->pass == PASS_ONE && remember(a, c))
+    return -1;
   for (size_t i = 0; i < a->device_count; i++) {
     struct device_state *d = &a->devices[i];
     if (d->host != c->from.host || c->start > d->latest_middle)
@@ -307,7 +352,7 @@ static int on_call(void *context, const struct trace_call *c) {
       if ((a->pass == PASS_CALLS && !d->uncertain[g]) || c->start > middle ||
           c->end < middle || (gap->host_call[0] && gap->call_length <= length))
         continue;
-      snprintf(gap->host_call, sizeof gap->host_call, "%s", name);
+      snprintf(gap->host_call, sizeof gap->host_call, "%s", c->desc->functions[c->function].name);
       gap->host_pid = c->pid;
       gap->host_tid = c->tid;
       gap->call_length = length;
@@ -360,9 +405,8 @@ int gaps_open(struct gaps **out, struct trace_consumer *consumer, struct diag *d
   *out = a;
   if (a) {
     a->heap = malloc(REORDER_WINDOW * sizeof *a->heap);
-    a->history = malloc(GAPS_HISTORY * sizeof *a->history);
   }
-  if (!a || !a->heap || !a->history) {
+  if (!a || !a->heap) {
     if (a) {
       free(a->heap);
       free(a->history);

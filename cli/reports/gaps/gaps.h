@@ -7,9 +7,10 @@
  * nearly in start order: they are put back in order through a bounded reorder heap, and
  * taken from it once they started well before the read position (twice the latest
  * lateness seen, at least GAPS_MARGIN_NS) or when it is full. Calls come when they
- * return; the last GAPS_HISTORY calls are kept, so that a gap found after its calls
- * were read still finds the call the host was in. Memory grows with devices and queues,
- * never with the trace's length.
+ * return; those that ended after the earliest a gap still to come can start are kept
+ * (GAPS_HISTORY at most), so that a gap found after its calls were read still finds the
+ * call the host was in. Memory grows with devices and queues, never with the trace's
+ * length (the history: 48 bytes a call, 12 MiB at most).
  *
  * The answer is the one of the two-step way (every command in start order first, then
  * every call): when a command comes later than the margin allowed (out of start order
@@ -31,7 +32,10 @@
 #include "trace_consumer.h"
 
 enum { GAPS_KEPT = 5, GAPS_HISTORY = 1 << 18 };
-#define GAPS_MARGIN_NS 20000000ull /* 20 ms */
+/* Commands are taken in start order this long after their start at least: one that
+ * comes later (a long kernel on another queue, recorded when it ends) sends the gaps to
+ * the two-step way, and a longer margin keeps more calls. */
+#define GAPS_MARGIN_NS 5000000ull /* 5 ms */
 
 struct gap {
   uint64_t start, end;         /* ns, trace clock */

@@ -99,8 +99,6 @@ static void on_batched_call(struct tally *t, struct tally_backend *b,
 static int on_call(void *context, const struct trace_call *c) {
   struct tally *t = context;
   struct tally_backend *b = &t->backends[c->backend];
-  if ((uint64_t)c->function >= b->function_count)
-    return 0;
   if (c->batched) {
     on_batched_call(t, b, c);
     return 0;
