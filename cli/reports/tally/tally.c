@@ -127,6 +127,10 @@ static int on_call(void *context, const struct trace_call *c) {
       b->message_bytes[c->function] += slots[f->message.bytes];
   }
   b->events++;
+  /* The common case first: the thread of the last call, no tally per actor. */
+  if (!t->by_actor && b->noted && b->noted_tid == c->tid && b->noted_pid == c->pid &&
+      b->noted_host == c->from.host)
+    return 0;
   long actor = note_actor(t, b, c->from.host, c->pid, c->tid, false);
   struct actor_row *row =
       actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)c->backend, (int32_t)function, 0,
