@@ -32,7 +32,7 @@ cp "$example"/* "$tmp/run/"
 steps=100
 sed "s/^run[[:space:]].*/run $steps/" "$example/in.peptide" >"$tmp/run/in.short"
 cd "$tmp/run"
-run_counted lammps 2 -- lmp -in in.short -log none
+run_counted lammps 2 --blocking -- lmp -in in.short -log none
 check_counted lammps openmpi fftw3
 
 # LAMMPS did its work: its own loop line, for the steps asked.

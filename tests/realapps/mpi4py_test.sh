@@ -23,7 +23,7 @@ e2e_setup
 need_tracer "$tracer"
 
 export APP_MANIFEST="$tmp/app"
-run_counted mpi4py 2 -- "$python" "$e2e_dir/../realapps/mpi4py_app.py" 25
+run_counted mpi4py 2 --blocking -- "$python" "$e2e_dir/../realapps/mpi4py_app.py" 25
 check_counted mpi4py openmpi
 grep -q "mpi: $python links none of the mpi libraries; OMPI_COMM_WORLD_RANK is set by the launcher of libmpi.so.40: traced as openmpi" \
   "$tmp/mpi4py.err" 2>/dev/null || true # -q: nothing said; the report shows the backend
