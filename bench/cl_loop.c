@@ -2,12 +2,16 @@
  * tight loop, on one or more threads, and reports the mean time per call.
  *
  *   cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate CALLS_PER_SECOND]
+ *           [--copy-every K]
  *
  * --floor also fires raw tracepoints of floor_tracepoints.h around each call, with
  * nothing else: `old`, two events with what default mode recorded before one event per
  * call; `two`, two events of 3 and 2 integer fields; `one`, one event after the call with
  * start, end (read on the trace clock: the TSC when LTTng uses the tracer's TSC clock,
  * else CLOCK_MONOTONIC) and status.
+ * --copy-every K also writes 4 KiB to a buffer of the first device (a blocking
+ * clEnqueueWriteBuffer) after every K calls: a trace with device commands and idle gaps
+ * between them, for the analyses that read those (the gap report).
  * Prints "ns_per_call=X calls=N threads=T" on stdout.
  */
 #define _GNU_SOURCE
@@ -40,6 +44,39 @@ static inline uint64_t trace_clock_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 static double rate; /* calls per second per thread; 0: as fast as possible */
+static long copy_every; /* a copy to the device after every copy_every calls; 0: none */
+
+/* A queue and a buffer on the first device, for --copy-every; false when none. */
+struct copier {
+  cl_context context;
+  cl_command_queue queue;
+  cl_mem buffer;
+  char bytes[4096];
+};
+
+static bool copier_open(struct copier *c) {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_int err;
+  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS)
+    return false;
+  c->context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  if (err != CL_SUCCESS)
+    return false;
+  c->queue = clCreateCommandQueueWithProperties(c->context, device, NULL, &err);
+  if (err != CL_SUCCESS)
+    return false;
+  c->buffer = clCreateBuffer(c->context, CL_MEM_READ_WRITE, sizeof c->bytes, NULL, &err);
+  memset(c->bytes, 1, sizeof c->bytes);
+  return err == CL_SUCCESS;
+}
+
+static void copier_close(struct copier *c) {
+  clReleaseMemObject(c->buffer);
+  clReleaseCommandQueue(c->queue);
+  clReleaseContext(c->context);
+}
 
 static double now_ns(void) {
   struct timespec ts;
@@ -81,6 +118,19 @@ static void *loop(void *arg) {
         ;
       clGetPlatformIDs(0, NULL, &count);
     }
+  } else if (copy_every > 0) {
+    struct copier c;
+    if (!copier_open(&c)) {
+      fprintf(stderr, "cl_loop: --copy-every: no OpenCL device to copy to\n");
+      exit(1);
+    }
+    for (long i = 0; i < calls; i++) {
+      clGetPlatformIDs(0, NULL, &count);
+      if ((i + 1) % copy_every == 0)
+        clEnqueueWriteBuffer(c.queue, c.buffer, CL_TRUE, 0, sizeof c.bytes, c.bytes, 0, NULL,
+                             NULL);
+    }
+    copier_close(&c);
   } else {
     for (long i = 0; i < calls; i++)
       clGetPlatformIDs(0, NULL, &count);
@@ -109,8 +159,11 @@ int main(int argc, char **argv) {
     }
     else if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc)
       rate = atof(argv[++i]);
+    else if (strcmp(argv[i], "--copy-every") == 0 && i + 1 < argc)
+      copy_every = atol(argv[++i]);
     else {
-      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate R]\n");
+      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate R] "
+                      "[--copy-every K]\n");
       return 2;
     }
   }

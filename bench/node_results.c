@@ -4,7 +4,7 @@
  *
  * reads SEED, the result of one real node (JOB/nodes/HOST.result, written by a traced
  * job), and writes NODES results into OUT/nodes/ with the real reader and writer
- * (cli/analysis/result_file.c): node K covers the seed's ranks moved to K x R + r (R the
+ * (cli/job/result_file.c): node K covers the seed's ranks moved to K x R + r (R the
  * seed's rank count), runs on host node-K, sends its seed's messages to the same ranks of
  * node K+1, and its times vary by up to +-25% (a fixed pseudo-random sequence), so that
  * `tracer -r OUT` merges NODES different results of the seed's size. */

@@ -1,6 +1,6 @@
 /* pb_compare: one slice's begin packet of the timeline (five arguments, as a call of
  * clGetPlatformIDs has) encoded 5M times through protobuf-c (code made by protoc-c from
- * cli/timeline/timeline.proto) and through the timeline's own encoder (cli/timeline/pb.c),
+ * cli/exports/perfetto/timeline.proto) and through the timeline's own encoder (cli/exports/perfetto/pb.c),
  * into the same bytes: why the timeline does not use protobuf-c (docs/timeline.md).
  * Prints both costs per packet; exits 1 when the two outputs differ in size. */
 #include <stdio.h>
@@ -76,7 +76,7 @@ static void annotation(struct pb *p, uint64_t name_iid, uint32_t field, uint64_t
   pb_end(p, m);
 }
 
-/* The same packet through pb.c, as cli/timeline/timeline.c writes it. */
+/* The same packet through pb.c, as cli/exports/perfetto/perfetto.c writes it. */
 static size_t with_pb(void) {
   struct pb packet = {0}, trace = {0};
   size_t total = 0;

@@ -11,8 +11,10 @@
 #     difference between traced and untraced runs.
 #  2. Analysis speed on 10M-event traces (1 and 4 producing threads): tally, JSON and -t
 #     against babeltrace2 reading alone (dummy sink) and babeltrace2's text output.
+#  3. Several reports from one read: `tracer -r DIR -l` (tally, gaps, timeline) against
+#     the timeline alone, on a 10M-event trace with device commands.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
-# BENCH_SECTIONS="overhead rate analysis" (the default) picks the parts to run; BENCH_REPS
+# BENCH_SECTIONS="overhead rate analysis once" (the default) picks the parts to run; BENCH_REPS
 # the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
 # BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
 # (default bench/RESULTS.md); BENCH_UFTRACE_OPTS extra uftrace options (a carried
@@ -25,7 +27,7 @@ tracer=$build/bin/tracer
 loop=$build/bench/cl_loop
 lib=$build/lib/libtracer_opencl.so
 reps=${BENCH_REPS:-5}
-sections=${BENCH_SECTIONS:-overhead rate analysis}
+sections=${BENCH_SECTIONS:-overhead rate analysis once}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
 calls=${BENCH_CALLS:-1000000}
 thread_counts=${BENCH_THREADS:-1 2}
@@ -50,6 +52,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 ns_of() { sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p'; }
 
 # One measurement of the loop under a given way of running it; echoes ns per call.
@@ -106,6 +109,7 @@ measure() { # variant threads calls -> median over reps
 variants="untraced off minimal default full floor-two floor-one floor-old minimal-mono default-mono floor-two-mono floor-one-mono"
 command -v uftrace >/dev/null 2>&1 && variants="$variants uftrace"
 report=$tmp/report.md
+has_section() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
 {
   echo "# Benchmark results"
   echo
@@ -113,6 +117,9 @@ report=$tmp/report.md
   echo "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(uname -sr)."
   echo "Date: $(date -u +%Y-%m-%d). Medians of $reps runs; ratios are against baselines"
   echo "measured in the same run. Command: \`make bench\` (bench/run_bench.sh)."
+} >"$report"
+if has_section overhead; then
+{
   echo
   echo "## Recording overhead: clGetPlatformIDs in a loop of $calls calls"
   echo
@@ -123,7 +130,7 @@ report=$tmp/report.md
   echo
   echo "| threads | untraced | off | minimal | default | full | floor two | floor one | floor old | minimal mono | default mono | floor two mono | floor one mono | uftrace | ltrace |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-} >"$report"
+} >>"$report"
 
 med() { median <"$tmp/$1-$2.runs"; }
 for t in $thread_counts; do
@@ -146,7 +153,6 @@ for t in $thread_counts; do
   echo "$row |" >>"$report"
 done
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 diff_ns() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
 bytes_per_call() { median <"$tmp/$1-$2.bytes" | awk -v n="$3" '{printf "%.1f", $1 / n}'; }
 column_median() { awk -v c="$1" '{print $c}' | median; }
@@ -200,7 +206,8 @@ column_median() { awk -v c="$1" '{print $c}' | median; }
   done
 } >>"$report"
 
-has_section() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
+fi # overhead
+
 if has_section rate; then
 # ---- No loss at a sustained 1M calls per second per thread ----
 # LTTng's consumer waits for each sub-buffer to reach the disk (sync_file_range), so a
@@ -306,6 +313,54 @@ for producers in 1 4; do
 done
 
 fi # analysis
+
+if has_section once; then
+# ---- Several reports, one read of the trace ----
+# `tracer -r DIR -l` prints the tally and the device-use/gap report and writes the
+# timeline; it reads the trace once, so it should cost little more than the timeline
+# alone (bench/timeline_bench: the trace read and the timeline written, nothing else).
+# The trace has device commands (a 4 KiB copy after every 1000 calls), so that the gap
+# report has work to do. Interleaved runs, the median of each.
+once_bench=$build/bench/timeline_bench
+[ -x "$once_bench" ] || { echo "run_bench: $once_bench is missing: run make first" >&2; exit 1; }
+trace=$tmp/once
+$as_user "$tracer" -q -b opencl --trace-output "$trace" -o /dev/null -- \
+  "$loop" --calls "$analysis_calls" --copy-every 1000 >/dev/null
+events=$("$tracer" -q -r "$trace" -j | jq .events)
+wall() { # name command...: wall seconds appended to $tmp/name.runs
+  name=$1
+  shift
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>"$tmp/$name.err" || {
+    echo "run_bench: $name failed:" >&2; cat "$tmp/$name.err" >&2; exit 1; }
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f\n", b - a}' >>"$tmp/$name.runs"
+}
+rm -f "$tmp/alone.runs" "$tmp/all.runs"
+i=0
+while [ $i -lt "$reps" ]; do
+  rm -f "$tmp/once.pftrace"
+  wall alone "$once_bench" "$trace" "$tmp/once.pftrace"
+  rm -f "$tmp/once.pftrace"
+  wall all "$tracer" -q -r "$trace" -l "$tmp/once.pftrace" -o "$tmp/once.txt"
+  i=$((i + 1))
+done
+grep -q '^Device use' "$tmp/once.txt" || { echo "run_bench: no gap report in tracer -r -l" >&2; exit 1; }
+alone=$(median <"$tmp/alone.runs") all=$(median <"$tmp/all.runs")
+{
+  echo
+  echo "## Several reports from one read of the trace"
+  echo
+  echo "A trace of clGetPlatformIDs calls with a 4 KiB copy to the device after every 1000"
+  echo "($events events, default mode). Wall seconds, median of $reps interleaved runs."
+  echo
+  echo "| timeline alone (bench/timeline_bench) | \`tracer -r DIR -l\`: tally, device use and gaps, timeline | ratio (target <= 1.1) |"
+  echo "|---|---|---|"
+  echo "| $alone s | $all s | $(ratio "$all" "$alone") |"
+} >>"$report"
+rm -rf "$trace"
+
+fi # once
 
 # Sections measured on other machines (the GPU machine's: bench/gpu/) are kept as they are.
 if [ "$quick" != "--quick" ] && [ -f "$results" ]; then

@@ -6,10 +6,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "ctf.h"
-#include "event_map.h"
+#include "perfetto.h"
 #include "timeline.h"
 #include "timeline_build.h"
+#include "trace_reader.h"
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -18,29 +18,29 @@ int main(int argc, char **argv) {
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  struct ctf_trace *trace;
-  struct ctf_error err;
-  if (ctf_trace_open(argv[1], &trace, &err) != CTF_OK) {
-    fprintf(stderr, "timeline_bench: %s\n", err.message);
+  struct trace_reader *reader;
+  struct diag d;
+  char chain[1024];
+  diag_init(&d);
+  if (trace_reader_open(argv[1], &reader, &d)) {
+    fprintf(stderr, "timeline_bench: %s\n", diag_join(&d, chain, sizeof chain));
     return 1;
   }
-  struct event_map map;
-  if (event_map_build(trace, &map))
-    return 1;
-  struct timeline_options options = {.path = argv[2]};
+  struct perfetto_options options = {.path = argv[2]};
   if (argc > 3)
     options.split_bytes = strtoull(argv[3], NULL, 10);
-  struct timeline *tl;
-  char *msg = NULL, message[512];
-  int rc = timeline_open(&options, &tl);
+  struct timeline *tl = NULL;
+  char message[512];
+  struct timeline_sink sink;
+  int rc = perfetto_sink_open(&options, &sink, &d) ? -1 : timeline_open(&sink, 1, &tl);
   /* TIMELINE_THREADS: as tracer --threads (0, the default: as the tracer decides). */
   const char *threads = getenv("TIMELINE_THREADS");
   struct timeline_build_options build = {.threads = threads ? (unsigned)atoi(threads) : 0};
   if (rc == 0)
-    rc = timeline_build(trace, &map, tl, &build, &msg);
+    rc = timeline_build(reader, tl, &build, &d);
   struct timeline_stats stats;
   if (timeline_close(tl, &stats, message, sizeof message) || rc) {
-    fprintf(stderr, "timeline_bench: %s\n", msg ? msg : message);
+    fprintf(stderr, "timeline_bench: %s\n", d.count ? diag_join(&d, chain, sizeof chain) : message);
     return 1;
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -50,8 +50,7 @@ int main(int argc, char **argv) {
   printf("seconds=%.3f slices=%llu parts=%u bytes=%llu peak_rss_kib=%ld\n", s,
          (unsigned long long)stats.slices,
          stats.parts, (unsigned long long)stats.bytes, ru.ru_maxrss);
-  free(msg);
-  event_map_free(&map);
-  ctf_trace_close(trace);
+  diag_clear(&d);
+  trace_reader_close(reader);
   return 0;
 }

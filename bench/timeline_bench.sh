@@ -132,7 +132,7 @@ fi
   echo "The timeline decodes every event's arguments (babeltrace2's dummy sink decodes them"
   echo "too), encodes them as slice details and writes the file (babeltrace2 writes nothing:"
   echo "the timeline's system time is mostly that writing). With more than 2 CPUs the writing"
-  echo "runs on a second thread (cli/analysis/feed_pipe.c); on this 2-core machine, which"
+  echo "runs on a second thread (cli/reader/consumer_thread.c); on this 2-core machine, which"
   echo "others use too, the scheduler kept both threads on one core and the copies between"
   echo "them made the timeline no faster than one thread, for more CPU (2 threads: $pipe_note), so it runs on one."
   echo "The machine is shared and noisy: the CPU ratio is the steadier figure. Peak memory is"

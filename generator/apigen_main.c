@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apigen_exit.h"
 #include "diag.h"
 #include "model.h"
 #include "model_build.h"

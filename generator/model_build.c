@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apigen_exit.h"
 #include "clang_type.h"
 #include "model_constants.h"
 #include "model_status.h"

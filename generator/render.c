@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apigen_exit.h"
 #include "format.h"
 #include "template.h"
 #include "tree.h"

@@ -18,7 +18,7 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
-                                         "element_size", "world_rank", "symbol_group", "launcher_variables", "fortran",
+                                         "element_size", "world_rank", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
                                          "counted", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
@@ -382,6 +382,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
   rc |= read_list(y, yamldoc_get(y, n, "launcher_variables"), "launcher_variables", false,
                   &t->launcher_variables, d);
+  rc |= read_list(y, yamldoc_get(y, n, "runtime_callers"), "runtime_callers", false,
+                  &t->runtime_callers, d);
   rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
       strcmp(t->device_times, "host") != 0) {
@@ -641,6 +643,7 @@ void spec_free(struct spec *s) {
   free_strings(&s->trace.exports);
   free_strings(&s->trace.environment);
   free_strings(&s->trace.launcher_variables);
+  free_strings(&s->trace.runtime_callers);
   free_patterns(&s->trace.pause);
   free_patterns(&s->trace.resume);
   free_patterns(&s->trace.region_open);

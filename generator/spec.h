@@ -202,6 +202,9 @@ struct spec_trace {
    * they pick the group's backend for an app that links none of its libraries but loads
    * one later (python3 with mpi4py). */
   struct ptrvec launcher_variables; /* struct spec_string* */
+  /* File name patterns of libraries that call the API for their own tools, not for the
+   * app (libomp's ITT calls): a collector does not record their calls by default. */
+  struct ptrvec runtime_callers; /* struct spec_string* */
   struct spec_fortran fortran;
   /* What the backend's library is: the templates rendered for it (default: an LD_PRELOAD
    * interposer) and extra symbols it exports (a tool's entry point). */

@@ -51,6 +51,10 @@ int view_recording_root(const struct model *m, const struct spec *s, struct tree
   for (size_t i = 0; i < s->trace.launcher_variables.len; i++)
     tree_set_string(tree_push(launchers, tree_map()), "name",
                     ((struct spec_string *)s->trace.launcher_variables.items[i])->value);
+  struct tree *runtime_callers = tree_set(root, "runtime_callers", tree_list());
+  for (size_t i = 0; i < t->runtime_callers.len; i++)
+    tree_set_string(tree_push(runtime_callers, tree_map()), "pattern",
+                    ((const struct spec_string *)t->runtime_callers.items[i])->value);
   struct tree *environment = tree_set(root, "environment", tree_list());
   for (size_t i = 0; i < t->environment.len; i++)
     tree_set_string(tree_push(environment, tree_map()), "entry",

@@ -4,6 +4,7 @@
 #include "tracer_tracepoints.h"
 
 #include "tracer_runtime.h"
+#include "tracer_wrappers.h"
 
 #include "tracer_calibration.h"
 #include "tracer_clock.h"
@@ -68,9 +69,12 @@ void *tracer_resolve(const char *library, const char *symbol, void **slot) {
   if (!handle)
     fatal("Cannot load the traced library: library=%s: %s", library, dlerror());
   void *fn = dlsym(handle, symbol);
+  if (!fn) /* declared with the library's API, exported by another library */
+    fn = tracer_find_elsewhere(symbol, __builtin_return_address(0));
   if (!fn)
-    fatal("Cannot find the traced function: library=%s, symbol=%s: %s", library, symbol,
-          dlerror());
+    fatal("Cannot find the traced function: library=%s, symbol=%s: no loaded library "
+          "defines it",
+          library, symbol);
   __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
   tracer_debug("resolved %s in %s at %p", symbol, library, fn);
   return fn;

@@ -36,6 +36,19 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
   )
 )
 
+/* Something the report must tell that no call shows: why a backend the app uses records
+ * nothing (OpenMP offload whose runtime cannot reach the tool), or what is left out by
+ * default (a runtime library's own ITT calls). One sentence, written once per process. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, notice,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, const char *, text),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_string(text, text)
+  )
+)
+
 /* A call that had not returned when its process ended (exit, or a fatal signal): written
  * at that moment for every such call of every thread, in minimal mode, where no entry
  * event shows it. */

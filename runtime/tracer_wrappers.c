@@ -4,6 +4,7 @@
  * The tracer preloads the runtime first, so that its dlsym precedes the C library's.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -35,6 +36,47 @@ static bool in_tracer_object(const void *address) {
   const char *base = strrchr(info.dli_fname, '/');
   base = base ? base + 1 : info.dli_fname;
   return strncmp(base, "libtracer_", 10) == 0;
+}
+
+struct elsewhere {
+  const char *symbol;
+  const void *after; /* an address in the library the search starts after */
+  bool passed;       /* that library was met */
+  void *found;
+};
+
+static int look_in_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct elsewhere *e = data;
+  if (!e->passed) {
+    for (int i = 0; i < info->dlpi_phnum && !e->passed; i++) {
+      const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+      uintptr_t lo = info->dlpi_addr + p->p_vaddr;
+      e->passed = p->p_type == PT_LOAD && (uintptr_t)e->after >= lo &&
+                  (uintptr_t)e->after < lo + p->p_memsz;
+    }
+    return 0;
+  }
+  const char *base = strrchr(info->dlpi_name, '/');
+  base = base ? base + 1 : info->dlpi_name;
+  if (!*base || strncmp(base, "libtracer_", 10) == 0)
+    return 0; /* the program, or one of ours */
+  void *handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+  if (!handle)
+    return 0;
+  void *found = real_dlsym()(handle, e->symbol);
+  dlclose(handle);
+  Dl_info where;
+  /* A handle's scope holds its dependencies: only a definition of this very object. */
+  if (found && dladdr(found, &where) && where.dli_fbase == (void *)info->dlpi_addr)
+    e->found = found;
+  return e->found != NULL;
+}
+
+void *tracer_find_elsewhere(const char *symbol, const void *after) {
+  struct elsewhere e = {symbol, after, false, NULL};
+  dl_iterate_phdr(look_in_object, &e);
+  return e.found;
 }
 
 /* The interposers loaded, by the library their wrappers call. */

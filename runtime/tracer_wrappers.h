@@ -26,4 +26,12 @@ void tracer_interposer_register(const char *library, const void *address);
 /* dlsym as the C library implements it, never handing out wrappers. */
 void *tracer_real_dlsym(void *handle, const char *name);
 
+/* symbol as the next library after the one holding `after` in load order defines it,
+ * the tracer's own libraries and the program left out, as RTLD_NEXT would find it for
+ * that library; NULL when none does. For a function a header declares with the others
+ * but that another library exports (FFTW's fftw_init_threads is in libfftw3_threads, not
+ * libfftw3). A tool preloaded ahead of the tracer's (a PMPI-style counter forwarding to
+ * the next definition) comes before it, and is not taken for the real function. */
+void *tracer_find_elsewhere(const char *symbol, const void *after);
+
 #endif

@@ -14,9 +14,11 @@ packages="
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran
   libamdhip64-dev
-  help2man dpkg-dev file lmod tcl8.6
+  help2man man-db dpkg-dev file lmod tcl8.6
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
-  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev
+  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
+  libxml2-dev libxml2-utils
+  python3-mpi4py lammps lammps-examples hpcc python3-torch
 "
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -78,8 +80,21 @@ if [ ! -e "$ze_null_dir/libze_null.so.1" ]; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   mkdir -p "$work/apt/parts" "$work/apt/lists/partial"
-  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-    >"$work/apt/parts/src.sources"
+  # The system's own sources as source-package sources, in either format: deb822 files
+  # (Debian 12's images: sources.list.d/debian.sources) and one-line lists (debootstrap:
+  # sources.list).
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    sed 's/^Types:.*$/Types: deb-src/' "$f" >"$work/apt/parts/$(basename "$f")"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >"$work/apt/parts/src-$(basename "$f").list"
+  done
+  if ! cat "$work"/apt/parts/* 2>/dev/null | grep -q 'deb-src'; then
+    echo "setup.sh: error: Cannot find Debian's package sources in /etc/apt (sources.list or sources.list.d)" >&2
+    exit 1
+  fi
   apt_private="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$work/apt/parts
                -o Dir::State::Lists=$work/apt/lists"
   # shellcheck disable=SC2086 # apt_private is a list of options

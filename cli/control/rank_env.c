@@ -10,15 +10,21 @@
 struct launcher {
   const char *name;
   const char *rank, *size, *local_rank, *node, *local_size;
+  const char *marker; /* a variable that must be set too (rank's name alone is too common) */
+  bool mpi;           /* starts MPI jobs (or may: srun) */
 };
 
 static const struct launcher launchers[] = {
     {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
-     NULL, "OMPI_COMM_WORLD_LOCAL_SIZE"},
-    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL, "PALS_LOCAL_SIZE"},
-    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL, "MPI_LOCALNRANKS"},
+     NULL, "OMPI_COMM_WORLD_LOCAL_SIZE", NULL, true},
+    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL, "PALS_LOCAL_SIZE", NULL, true},
+    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL, "MPI_LOCALNRANKS", NULL, true},
+    /* PyTorch's torchrun (torch.distributed.elastic): RANK alone is too common a name. It
+     * comes before Slurm, which sets SLURM_PROCID for torchrun itself under srun. */
+    {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK", NULL, "LOCAL_WORLD_SIZE",
+     "TORCHELASTIC_RUN_ID", false},
     /* Slurm's SLURM_TASKS_PER_NODE is a list per node ("2(x3),1"): not read. */
-    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME", NULL},
+    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME", NULL, NULL, true},
 };
 
 static const char *value(const char *name) {
@@ -38,10 +44,11 @@ void rank_env_read(struct rank_env *r) {
   r->rank = r->size = r->local_rank = r->local_size = -1;
   for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++) {
     const struct launcher *l = &launchers[i];
-    if (number(l->rank) < 0)
+    if (number(l->rank) < 0 || (l->marker && !value(l->marker)))
       continue;
     r->present = true;
     r->launcher = l->name;
+    r->mpi_launcher = l->mpi;
     r->rank = number(l->rank);
     r->size = number(l->size);
     r->local_rank = number(l->local_rank);
@@ -56,6 +63,9 @@ void rank_env_read(struct rank_env *r) {
     snprintf(r->job_id, sizeof r->job_id, "%s", value("PMIX_NAMESPACE"));
   else if (value("PALS_APID"))
     snprintf(r->job_id, sizeof r->job_id, "%s", value("PALS_APID"));
+  else if (r->launcher && strcmp(r->launcher, "torchrun") == 0 &&
+           strcmp(value("TORCHELASTIC_RUN_ID"), "none") != 0)
+    snprintf(r->job_id, sizeof r->job_id, "%s", value("TORCHELASTIC_RUN_ID"));
   else if (value("SLURM_JOB_ID"))
     snprintf(r->job_id, sizeof r->job_id, "%s.%s", value("SLURM_JOB_ID"),
              value("SLURM_STEP_ID") ? value("SLURM_STEP_ID") : "0");

@@ -5,14 +5,17 @@
  *   Open MPI        OMPI_COMM_WORLD_RANK  OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_LOCAL_RANK  hostname
  *   HPE Cray PALS   PALS_RANKID           PMI_SIZE             PALS_LOCAL_RANKID          hostname
  *   MPICH Hydra     PMI_RANK              PMI_SIZE             MPI_LOCALRANKID            hostname
+ *   torchrun        RANK                  WORLD_SIZE           LOCAL_RANK                 hostname
  *   Slurm (srun)    SLURM_PROCID          SLURM_NTASKS         SLURM_LOCALID              SLURMD_NODENAME
- * and the ranks on this node: OMPI_COMM_WORLD_LOCAL_SIZE, PALS_LOCAL_SIZE, MPI_LOCALNRANKS
- * (Slurm: not read).
+ * and the ranks on this node: OMPI_COMM_WORLD_LOCAL_SIZE, PALS_LOCAL_SIZE, MPI_LOCALNRANKS,
+ * LOCAL_WORLD_SIZE (Slurm: not read). torchrun counts only when TORCHELASTIC_RUN_ID is set
+ * too, since RANK alone is a common name.
  *
  * The first launcher whose rank variable is set wins; Slurm comes last because it also
  * sets SLURM_PROCID in a batch script around mpirun. The job id, which names the job's
  * trace folder the same way on every rank, is PMIX_NAMESPACE (Open MPI), PALS_APID,
- * SLURM_JOB_ID.SLURM_STEP_ID, else the launcher's process on this node (Hydra has no
+ * TORCHELASTIC_RUN_ID (unless it is torchrun's default, "none"), SLURM_JOB_ID.SLURM_STEP_ID,
+ * else the launcher's process on this node (Hydra and torchrun without --rdzv-id have no
  * job id: several nodes then need --trace-output).
  */
 #ifndef TRACER_RANK_ENV_H
@@ -23,6 +26,7 @@
 struct rank_env {
   bool present;          /* a launcher's rank variable is set */
   const char *launcher;  /* "MPICH Hydra", ...; static */
+  bool mpi_launcher;     /* one that starts MPI jobs (not torchrun) */
   long rank, size, local_rank, local_size; /* -1 when the launcher does not say */
   char node[256];
   char job_id[300];

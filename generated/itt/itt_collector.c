@@ -10,17 +10,30 @@
  */
 #include "itt_args.h"
 #include "itt_tracepoints.h"
+#include "tracer_notice.h"
 #include "tracer_recording.h"
 
 /* The hooks' own calls into the API are not recorded (they raise the depth). The default
  * TLS model: a library loaded by dlopen has little static TLS to take from. */
 __thread unsigned itt_depth;
 
+/* Libraries that call the API for their own tools, not for the app (the spec's
+ * trace.runtime_callers): their calls are not recorded unless the tracer is asked. */
+static const char *const itt_runtime_caller_patterns[] = {
+    "libomp.so*",
+    "libiomp5.so*",
+    NULL,
+};
+static struct tracer_runtime_callers itt_runtime_callers = {"itt", "ITT",
+                                                            itt_runtime_caller_patterns, 0};
+
 /* __itt_pause: ittnotify.h */
 void __itt_pause(void) {
   struct itt___itt_pause_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_pause_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -51,7 +64,9 @@ void __itt_resume(void) {
   struct itt___itt_resume_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_resume_record tracer_record;
   tracer_recording_resume();
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -80,7 +95,9 @@ void __itt_resume(void) {
 void __itt_detach(void) {
   struct itt___itt_detach_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_detach_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -111,7 +128,9 @@ void __itt_pause_scoped(__itt_collection_scope scope) {
   tracer_args.scope = scope;
   struct itt___itt_pause_scoped_record tracer_record;
   tracer_record.scope = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -142,7 +161,9 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
   tracer_args.scope = scope;
   struct itt___itt_resume_scoped_record tracer_record;
   tracer_record.scope = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -171,7 +192,9 @@ void __itt_resume_scoped(__itt_collection_scope scope) {
 void __itt_enable_attach(void) {
   struct itt___itt_enable_attach_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_enable_attach_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -202,7 +225,9 @@ void __itt_thread_set_name(const char *name) {
   tracer_args.name = name;
   struct itt___itt_thread_set_name_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -232,7 +257,9 @@ void __itt_thread_set_name(const char *name) {
 void __itt_thread_ignore(void) {
   struct itt___itt_thread_ignore_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_thread_ignore_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -263,7 +290,9 @@ void __itt_suppress_push(unsigned int mask) {
   tracer_args.mask = mask;
   struct itt___itt_suppress_push_record tracer_record;
   tracer_record.mask = (uint64_t)(tracer_args.mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -292,7 +321,9 @@ void __itt_suppress_push(unsigned int mask) {
 void __itt_suppress_pop(void) {
   struct itt___itt_suppress_pop_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_suppress_pop_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -330,7 +361,9 @@ void __itt_suppress_mark_range(__itt_suppress_mode_t mode, unsigned int mask, vo
   tracer_record.mask = (uint64_t)(tracer_args.mask);
   tracer_record.address = (uint64_t)(uintptr_t)(tracer_args.address);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -369,7 +402,9 @@ void __itt_suppress_clear_range(__itt_suppress_mode_t mode, unsigned int mask, v
   tracer_record.mask = (uint64_t)(tracer_args.mask);
   tracer_record.address = (uint64_t)(uintptr_t)(tracer_args.address);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -407,7 +442,9 @@ void __itt_sync_create(void *addr, const char *objtype, const char *objname, int
   tracer_record.objtype = (uint64_t)(uintptr_t)(tracer_args.objtype);
   tracer_record.objname = (uint64_t)(uintptr_t)(tracer_args.objname);
   tracer_record.attribute = (uint64_t)(int64_t)(tracer_args.attribute);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -440,7 +477,9 @@ void __itt_sync_rename(void *addr, const char *name) {
   struct itt___itt_sync_rename_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -471,7 +510,9 @@ void __itt_sync_destroy(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_sync_destroy_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -502,7 +543,9 @@ void __itt_sync_prepare(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_sync_prepare_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -533,7 +576,9 @@ void __itt_sync_cancel(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_sync_cancel_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -564,7 +609,9 @@ void __itt_sync_acquired(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_sync_acquired_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -595,7 +642,9 @@ void __itt_sync_releasing(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_sync_releasing_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -631,7 +680,9 @@ void __itt_model_site_begin(__itt_model_site *site, __itt_model_site_instance *i
   tracer_record.site = (uint64_t)(uintptr_t)(tracer_args.site);
   tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -666,7 +717,9 @@ void __itt_model_site_beginA(const char *name) {
   tracer_args.name = name;
   struct itt___itt_model_site_beginA_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -700,7 +753,9 @@ void __itt_model_site_beginAL(const char *name, size_t siteNameLen) {
   struct itt___itt_model_site_beginAL_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.siteNameLen = (uint64_t)(tracer_args.siteNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -734,7 +789,9 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
   struct itt___itt_model_site_end_record tracer_record;
   tracer_record.site = (uint64_t)(uintptr_t)(tracer_args.site);
   tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -763,7 +820,9 @@ void __itt_model_site_end(__itt_model_site *site, __itt_model_site_instance *ins
 void __itt_model_site_end_2(void) {
   struct itt___itt_model_site_end_2_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_model_site_end_2_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -800,7 +859,9 @@ void __itt_model_task_begin(__itt_model_task *task, __itt_model_task_instance *i
   tracer_record.task = (uint64_t)(uintptr_t)(tracer_args.task);
   tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -835,7 +896,9 @@ void __itt_model_task_beginA(const char *name) {
   tracer_args.name = name;
   struct itt___itt_model_task_beginA_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -869,7 +932,9 @@ void __itt_model_task_beginAL(const char *name, size_t taskNameLen) {
   struct itt___itt_model_task_beginAL_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.taskNameLen = (uint64_t)(tracer_args.taskNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -901,7 +966,9 @@ void __itt_model_iteration_taskA(const char *name) {
   tracer_args.name = name;
   struct itt___itt_model_iteration_taskA_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -935,7 +1002,9 @@ void __itt_model_iteration_taskAL(const char *name, size_t taskNameLen) {
   struct itt___itt_model_iteration_taskAL_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.taskNameLen = (uint64_t)(tracer_args.taskNameLen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -969,7 +1038,9 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
   struct itt___itt_model_task_end_record tracer_record;
   tracer_record.task = (uint64_t)(uintptr_t)(tracer_args.task);
   tracer_record.instance = (uint64_t)(uintptr_t)(tracer_args.instance);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -998,7 +1069,9 @@ void __itt_model_task_end(__itt_model_task *task, __itt_model_task_instance *ins
 void __itt_model_task_end_2(void) {
   struct itt___itt_model_task_end_2_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_model_task_end_2_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1030,7 +1103,9 @@ void __itt_model_lock_acquire(void *lock) {
   tracer_args.lock = lock;
   struct itt___itt_model_lock_acquire_record tracer_record;
   tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1062,7 +1137,9 @@ void __itt_model_lock_acquire_2(void *lock) {
   tracer_args.lock = lock;
   struct itt___itt_model_lock_acquire_2_record tracer_record;
   tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1094,7 +1171,9 @@ void __itt_model_lock_release(void *lock) {
   tracer_args.lock = lock;
   struct itt___itt_model_lock_release_record tracer_record;
   tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1126,7 +1205,9 @@ void __itt_model_lock_release_2(void *lock) {
   tracer_args.lock = lock;
   struct itt___itt_model_lock_release_2_record tracer_record;
   tracer_record.lock = (uint64_t)(uintptr_t)(tracer_args.lock);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1160,7 +1241,9 @@ void __itt_model_record_allocation(void *addr, size_t size) {
   struct itt___itt_model_record_allocation_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1192,7 +1275,9 @@ void __itt_model_record_deallocation(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_model_record_deallocation_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1226,7 +1311,9 @@ void __itt_model_induction_uses(void *addr, size_t size) {
   struct itt___itt_model_induction_uses_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1260,7 +1347,9 @@ void __itt_model_reduction_uses(void *addr, size_t size) {
   struct itt___itt_model_reduction_uses_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1294,7 +1383,9 @@ void __itt_model_observe_uses(void *addr, size_t size) {
   struct itt___itt_model_observe_uses_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.size = (uint64_t)(tracer_args.size);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1326,7 +1417,9 @@ void __itt_model_clear_uses(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_model_clear_uses_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1358,7 +1451,9 @@ void __itt_model_disable_push(__itt_model_disable x) {
   tracer_args.x = x;
   struct itt___itt_model_disable_push_record tracer_record;
   tracer_record.x = (uint64_t)(tracer_args.x);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1388,7 +1483,9 @@ void __itt_model_disable_push(__itt_model_disable x) {
 void __itt_model_disable_pop(void) {
   struct itt___itt_model_disable_pop_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_model_disable_pop_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1420,7 +1517,9 @@ void __itt_model_aggregate_task(size_t x) {
   tracer_args.x = x;
   struct itt___itt_model_aggregate_task_record tracer_record;
   tracer_record.x = (uint64_t)(tracer_args.x);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1454,7 +1553,9 @@ __itt_heap_function __itt_heap_function_create(const char *name, const char *dom
   struct itt___itt_heap_function_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1492,7 +1593,9 @@ void __itt_heap_allocate_begin(__itt_heap_function h, size_t size, int initializ
   tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record.size = (uint64_t)(tracer_args.size);
   tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1530,7 +1633,9 @@ void __itt_heap_allocate_end(__itt_heap_function h, void **addr, size_t size, in
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.size = (uint64_t)(tracer_args.size);
   tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1564,7 +1669,9 @@ void __itt_heap_free_begin(__itt_heap_function h, void *addr) {
   struct itt___itt_heap_free_begin_record tracer_record;
   tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1598,7 +1705,9 @@ void __itt_heap_free_end(__itt_heap_function h, void *addr) {
   struct itt___itt_heap_free_end_record tracer_record;
   tracer_record.h = (uint64_t)(uintptr_t)(tracer_args.h);
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1636,7 +1745,9 @@ void __itt_heap_reallocate_begin(__itt_heap_function h, void *addr, size_t new_s
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
   tracer_record.new_size = (uint64_t)(tracer_args.new_size);
   tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1677,7 +1788,9 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
   tracer_record.new_addr = (uint64_t)(uintptr_t)(tracer_args.new_addr);
   tracer_record.new_size = (uint64_t)(tracer_args.new_size);
   tracer_record.initialized = (uint64_t)(int64_t)(tracer_args.initialized);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1707,7 +1820,9 @@ void __itt_heap_reallocate_end(__itt_heap_function h, void *addr, void **new_add
 void __itt_heap_internal_access_begin(void) {
   struct itt___itt_heap_internal_access_begin_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_heap_internal_access_begin_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1737,7 +1852,9 @@ void __itt_heap_internal_access_begin(void) {
 void __itt_heap_internal_access_end(void) {
   struct itt___itt_heap_internal_access_end_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_heap_internal_access_end_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1768,7 +1885,9 @@ void __itt_heap_record_memory_growth_begin(void) {
   struct itt___itt_heap_record_memory_growth_begin_args tracer_args = {.tracer_start =
                                                                            tracer_now()};
   struct itt___itt_heap_record_memory_growth_begin_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1798,7 +1917,9 @@ void __itt_heap_record_memory_growth_begin(void) {
 void __itt_heap_record_memory_growth_end(void) {
   struct itt___itt_heap_record_memory_growth_end_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_heap_record_memory_growth_end_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1830,7 +1951,9 @@ void __itt_heap_reset_detection(unsigned int reset_mask) {
   tracer_args.reset_mask = reset_mask;
   struct itt___itt_heap_reset_detection_record tracer_record;
   tracer_record.reset_mask = (uint64_t)(tracer_args.reset_mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1862,7 +1985,9 @@ void __itt_heap_record(unsigned int record_mask) {
   tracer_args.record_mask = record_mask;
   struct itt___itt_heap_record_record tracer_record;
   tracer_record.record_mask = (uint64_t)(tracer_args.record_mask);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1893,7 +2018,9 @@ __itt_domain *__itt_domain_create(const char *name) {
   tracer_args.name = name;
   struct itt___itt_domain_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1927,7 +2054,9 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
   tracer_args.name = name;
   struct itt___itt_string_handle_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1960,7 +2089,9 @@ __itt_string_handle *__itt_string_handle_create(const char *name) {
 __itt_timestamp __itt_get_timestamp(void) {
   struct itt___itt_get_timestamp_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_get_timestamp_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1995,7 +2126,9 @@ void __itt_id_create(const __itt_domain *domain, __itt_id id) {
   tracer_args.id = id;
   struct itt___itt_id_create_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2027,7 +2160,9 @@ void __itt_id_destroy(const __itt_domain *domain, __itt_id id) {
   tracer_args.id = id;
   struct itt___itt_id_destroy_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2063,7 +2198,9 @@ void __itt_region_begin(const __itt_domain *domain, __itt_id id, __itt_id parent
   struct itt___itt_region_begin_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2095,7 +2232,9 @@ void __itt_region_end(const __itt_domain *domain, __itt_id id) {
   tracer_args.id = id;
   struct itt___itt_region_end_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2128,7 +2267,9 @@ void __itt_frame_begin_v3(const __itt_domain *domain, __itt_id *id) {
   struct itt___itt_frame_begin_v3_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2161,7 +2302,9 @@ void __itt_frame_end_v3(const __itt_domain *domain, __itt_id *id) {
   struct itt___itt_frame_end_v3_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2199,7 +2342,9 @@ void __itt_frame_submit_v3(const __itt_domain *domain, __itt_id *id, __itt_times
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record.begin = (uint64_t)(tracer_args.begin);
   tracer_record.end = (uint64_t)(tracer_args.end);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2231,7 +2376,9 @@ __itt_frame __itt_frame_create(const char *domain) {
   tracer_args.domain = domain;
   struct itt___itt_frame_create_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2264,7 +2411,9 @@ void __itt_frame_begin(__itt_frame frame) {
   tracer_args.frame = frame;
   struct itt___itt_frame_begin_record tracer_record;
   tracer_record.frame = (uint64_t)(uintptr_t)(tracer_args.frame);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2295,7 +2444,9 @@ void __itt_frame_end(__itt_frame frame) {
   tracer_args.frame = frame;
   struct itt___itt_frame_end_record tracer_record;
   tracer_record.frame = (uint64_t)(uintptr_t)(tracer_args.frame);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2331,14 +2482,17 @@ void __itt_task_begin(const __itt_domain *domain, __itt_id taskid, __itt_id pare
   struct itt___itt_task_begin_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_begin);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_open("itt", name ? name->strA : NULL, tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_open("itt", name ? name->strA : NULL, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -2367,7 +2521,9 @@ void __itt_task_begin_fn(const __itt_domain *domain, __itt_id taskid, __itt_id p
   struct itt___itt_task_begin_fn_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2398,14 +2554,17 @@ void __itt_task_end(const __itt_domain *domain) {
   tracer_args.domain = domain;
   struct itt___itt_task_end_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("itt", ITT_ID___itt_task_end);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("itt", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("itt", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -2435,7 +2594,9 @@ void __itt_task_begin_overlapped(const __itt_domain *domain, __itt_id taskid, __
   struct itt___itt_task_begin_overlapped_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2468,7 +2629,9 @@ void __itt_task_end_overlapped(const __itt_domain *domain, __itt_id taskid) {
   tracer_args.taskid = taskid;
   struct itt___itt_task_end_overlapped_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2506,7 +2669,9 @@ void __itt_marker(const __itt_domain *domain, __itt_id id, __itt_string_handle *
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.scope = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2547,7 +2712,9 @@ void __itt_metadata_add(const __itt_domain *domain, __itt_id id, __itt_string_ha
   tracer_record.type = (uint64_t)(tracer_args.type);
   tracer_record.count = (uint64_t)(tracer_args.count);
   tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2586,7 +2753,9 @@ void __itt_metadata_str_add(const __itt_domain *domain, __itt_id id, __itt_strin
   tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
   tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
   tracer_record.length = (uint64_t)(tracer_args.length);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2630,7 +2799,9 @@ void __itt_metadata_add_with_scope(const __itt_domain *domain, __itt_scope scope
   tracer_record.type = (uint64_t)(tracer_args.type);
   tracer_record.count = (uint64_t)(tracer_args.count);
   tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2671,7 +2842,9 @@ void __itt_metadata_str_add_with_scope(const __itt_domain *domain, __itt_scope s
   tracer_record.key = (uint64_t)(uintptr_t)(tracer_args.key);
   tracer_record.data = (uint64_t)(uintptr_t)(tracer_args.data);
   tracer_record.length = (uint64_t)(tracer_args.length);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2707,7 +2880,9 @@ void __itt_relation_add_to_current(const __itt_domain *domain, __itt_relation re
   struct itt___itt_relation_add_to_current_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.relation = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2744,7 +2919,9 @@ void __itt_relation_add(const __itt_domain *domain, __itt_id head, __itt_relatio
   struct itt___itt_relation_add_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.relation = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2777,7 +2954,9 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
   struct itt___itt_clock_domain_create_record tracer_record;
   tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
   tracer_record.fn_data = (uint64_t)(uintptr_t)(tracer_args.fn_data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2809,7 +2988,9 @@ __itt_clock_domain *__itt_clock_domain_create(__itt_get_clock_info_fn fn, void *
 void __itt_clock_domain_reset(void) {
   struct itt___itt_clock_domain_reset_args tracer_args = {.tracer_start = tracer_now()};
   struct itt___itt_clock_domain_reset_record tracer_record;
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2847,7 +3028,9 @@ void __itt_id_create_ex(const __itt_domain *domain, __itt_clock_domain *clock_do
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2884,7 +3067,9 @@ void __itt_id_destroy_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2925,7 +3110,9 @@ void __itt_task_begin_ex(const __itt_domain *domain, __itt_clock_domain *clock_d
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -2966,7 +3153,9 @@ void __itt_task_begin_fn_ex(const __itt_domain *domain, __itt_clock_domain *cloc
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.fn = (uint64_t)(uintptr_t)(tracer_args.fn);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3003,7 +3192,9 @@ void __itt_task_end_ex(const __itt_domain *domain, __itt_clock_domain *clock_dom
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3044,7 +3235,9 @@ void __itt_task_begin_overlapped_ex(const __itt_domain *domain, __itt_clock_doma
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3082,7 +3275,9 @@ void __itt_task_end_overlapped_ex(const __itt_domain *domain, __itt_clock_domain
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3125,7 +3320,9 @@ void __itt_marker_ex(const __itt_domain *domain, __itt_clock_domain *clock_domai
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.scope = (uint64_t)(tracer_args.scope);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3165,7 +3362,9 @@ void __itt_relation_add_to_current_ex(const __itt_domain *domain, __itt_clock_do
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.relation = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3207,7 +3406,9 @@ void __itt_relation_add_ex(const __itt_domain *domain, __itt_clock_domain *clock
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.relation = (uint64_t)(tracer_args.relation);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3241,7 +3442,9 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
   struct itt___itt_counter_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3280,7 +3483,9 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.type = (uint64_t)(tracer_args.type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3320,7 +3525,9 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.type = (uint64_t)(tracer_args.type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3355,7 +3562,9 @@ void __itt_counter_inc(__itt_counter id) {
   tracer_args.id = id;
   struct itt___itt_counter_inc_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3388,7 +3597,9 @@ void __itt_counter_inc_delta(__itt_counter id, unsigned long long value) {
   struct itt___itt_counter_inc_delta_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record.value = (uint64_t)(tracer_args.value);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3420,7 +3631,9 @@ void __itt_counter_dec(__itt_counter id) {
   tracer_args.id = id;
   struct itt___itt_counter_dec_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3453,7 +3666,9 @@ void __itt_counter_dec_delta(__itt_counter id, unsigned long long value) {
   struct itt___itt_counter_dec_delta_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record.value = (uint64_t)(tracer_args.value);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3487,7 +3702,9 @@ void __itt_counter_inc_v3(const __itt_domain *domain, __itt_string_handle *name)
   struct itt___itt_counter_inc_v3_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3523,7 +3740,9 @@ void __itt_counter_inc_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.delta = (uint64_t)(tracer_args.delta);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3557,7 +3776,9 @@ void __itt_counter_dec_v3(const __itt_domain *domain, __itt_string_handle *name)
   struct itt___itt_counter_dec_v3_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3593,7 +3814,9 @@ void __itt_counter_dec_delta_v3(const __itt_domain *domain, __itt_string_handle 
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.delta = (uint64_t)(tracer_args.delta);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3627,7 +3850,9 @@ void __itt_counter_set_value(__itt_counter id, void *value_ptr) {
   struct itt___itt_counter_set_value_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
   tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3666,7 +3891,9 @@ void __itt_counter_set_value_ex(__itt_counter id, __itt_clock_domain *clock_doma
   tracer_record.clock_domain = (uint64_t)(uintptr_t)(tracer_args.clock_domain);
   tracer_record.timestamp = (uint64_t)(tracer_args.timestamp);
   tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3700,7 +3927,9 @@ void __itt_counter_set_value_v3(__itt_counter counter, void *value_ptr) {
   struct itt___itt_counter_set_value_v3_record tracer_record;
   tracer_record.counter = (uint64_t)(uintptr_t)(tracer_args.counter);
   tracer_record.value_ptr = (uint64_t)(uintptr_t)(tracer_args.value_ptr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3732,7 +3961,9 @@ void __itt_counter_destroy(__itt_counter id) {
   tracer_args.id = id;
   struct itt___itt_counter_destroy_record tracer_record;
   tracer_record.id = (uint64_t)(uintptr_t)(tracer_args.id);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3770,7 +4001,9 @@ void __itt_bind_context_metadata_to_counter(__itt_counter counter, size_t length
   tracer_record.counter = (uint64_t)(uintptr_t)(tracer_args.counter);
   tracer_record.length = (uint64_t)(tracer_args.length);
   tracer_record.metadata = (uint64_t)(uintptr_t)(tracer_args.metadata);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3805,7 +4038,9 @@ __itt_track_group *__itt_track_group_create(__itt_string_handle *name,
   struct itt___itt_track_group_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.track_group_type = (uint64_t)(tracer_args.track_group_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3844,7 +4079,9 @@ __itt_track *__itt_track_create(__itt_track_group *track_group, __itt_string_han
   tracer_record.track_group = (uint64_t)(uintptr_t)(tracer_args.track_group);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.track_type = (uint64_t)(tracer_args.track_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3877,7 +4114,9 @@ void __itt_set_track(__itt_track *track) {
   tracer_args.track = track;
   struct itt___itt_set_track_record tracer_record;
   tracer_record.track = (uint64_t)(uintptr_t)(tracer_args.track);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3910,7 +4149,9 @@ __itt_event __itt_event_create(const char *name, int namelen) {
   struct itt___itt_event_create_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.namelen = (uint64_t)(int64_t)(tracer_args.namelen);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3943,7 +4184,9 @@ int __itt_event_start(__itt_event event) {
   tracer_args.event = event;
   struct itt___itt_event_start_record tracer_record;
   tracer_record.event = (uint64_t)(int64_t)(tracer_args.event);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -3976,7 +4219,9 @@ int __itt_event_end(__itt_event event) {
   tracer_args.event = event;
   struct itt___itt_event_end_record tracer_record;
   tracer_record.event = (uint64_t)(int64_t)(tracer_args.event);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4017,7 +4262,9 @@ __itt_histogram *__itt_histogram_create(const __itt_domain *domain, const char *
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
   tracer_record.x_axis_type = (uint64_t)(tracer_args.x_axis_type);
   tracer_record.y_axis_type = (uint64_t)(tracer_args.y_axis_type);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4058,7 +4305,9 @@ void __itt_histogram_submit(__itt_histogram *histogram, size_t length, void *x_a
   tracer_record.length = (uint64_t)(tracer_args.length);
   tracer_record.x_axis_data = (uint64_t)(uintptr_t)(tracer_args.x_axis_data);
   tracer_record.y_axis_data = (uint64_t)(uintptr_t)(tracer_args.y_axis_data);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4094,7 +4343,9 @@ void __itt_module_load(void *start_addr, void *end_addr, const char *path) {
   tracer_record.start_addr = (uint64_t)(uintptr_t)(tracer_args.start_addr);
   tracer_record.end_addr = (uint64_t)(uintptr_t)(tracer_args.end_addr);
   tracer_record.path = (uint64_t)(uintptr_t)(tracer_args.path);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4125,7 +4376,9 @@ void __itt_module_unload(void *addr) {
   tracer_args.addr = addr;
   struct itt___itt_module_unload_record tracer_record;
   tracer_record.addr = (uint64_t)(uintptr_t)(tracer_args.addr);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4156,7 +4409,9 @@ void __itt_module_load_with_sections(__itt_module_object *module_obj) {
   tracer_args.module_obj = module_obj;
   struct itt___itt_module_load_with_sections_record tracer_record;
   tracer_record.module_obj = (uint64_t)(uintptr_t)(tracer_args.module_obj);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -4188,7 +4443,9 @@ void __itt_module_unload_with_sections(__itt_module_object *module_obj) {
   tracer_args.module_obj = module_obj;
   struct itt___itt_module_unload_with_sections_record tracer_record;
   tracer_record.module_obj = (uint64_t)(uintptr_t)(tracer_args.module_obj);
-  bool tracer_recorded = !itt_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&itt_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !itt_depth && !tracer_recording_paused() && !tracer_runtime_call;
   itt_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {

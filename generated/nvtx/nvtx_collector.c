@@ -10,11 +10,20 @@
  */
 #include "nvtx_args.h"
 #include "nvtx_tracepoints.h"
+#include "tracer_notice.h"
 #include "tracer_recording.h"
 
 /* The hooks' own calls into the API are not recorded (they raise the depth). The default
  * TLS model: a library loaded by dlopen has little static TLS to take from. */
 __thread unsigned nvtx_depth;
+
+/* Libraries that call the API for their own tools, not for the app (the spec's
+ * trace.runtime_callers): their calls are not recorded unless the tracer is asked. */
+static const char *const nvtx_runtime_caller_patterns[] = {
+    NULL,
+};
+static struct tracer_runtime_callers nvtx_runtime_callers = {"nvtx", "NVTX",
+                                                             nvtx_runtime_caller_patterns, 0};
 
 /* nvtxInitialize: nvtx3/nvToolsExt.h */
 void nvtxInitialize(const void *reserved) {
@@ -22,7 +31,9 @@ void nvtxInitialize(const void *reserved) {
   tracer_args.reserved = reserved;
   struct nvtx_nvtxInitialize_record tracer_record;
   tracer_record.reserved = (uint64_t)(uintptr_t)(tracer_args.reserved);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -55,7 +66,9 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
   struct nvtx_nvtxDomainMarkEx_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -87,7 +100,9 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
   tracer_args.eventAttrib = eventAttrib;
   struct nvtx_nvtxMarkEx_record tracer_record;
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -119,7 +134,9 @@ void nvtxMarkA(const char *message) {
   tracer_args.message = message;
   struct nvtx_nvtxMarkA_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -151,7 +168,9 @@ void nvtxMarkW(const wchar_t *message) {
   tracer_args.message = message;
   struct nvtx_nvtxMarkW_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -186,7 +205,9 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
   struct nvtx_nvtxDomainRangeStartEx_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -221,7 +242,9 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
   tracer_args.eventAttrib = eventAttrib;
   struct nvtx_nvtxRangeStartEx_record tracer_record;
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -255,7 +278,9 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
   tracer_args.message = message;
   struct nvtx_nvtxRangeStartA_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -289,7 +314,9 @@ nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
   tracer_args.message = message;
   struct nvtx_nvtxRangeStartW_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -325,7 +352,9 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   struct nvtx_nvtxDomainRangeEnd_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.id = (uint64_t)(tracer_args.id);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -357,7 +386,9 @@ void nvtxRangeEnd(nvtxRangeId_t id) {
   tracer_args.id = id;
   struct nvtx_nvtxRangeEnd_record tracer_record;
   tracer_record.id = (uint64_t)(tracer_args.id);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -391,7 +422,9 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
   struct nvtx_nvtxDomainRangePushEx_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -426,7 +459,9 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
   tracer_args.eventAttrib = eventAttrib;
   struct nvtx_nvtxRangePushEx_record tracer_record;
   tracer_record.eventAttrib = (uint64_t)(uintptr_t)(tracer_args.eventAttrib);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -460,14 +495,17 @@ int nvtxRangePushA(const char *message) {
   tracer_args.message = message;
   struct nvtx_nvtxRangePushA_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePushA);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_open("nvtx", message, tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_open("nvtx", message, tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -494,7 +532,9 @@ int nvtxRangePushW(const wchar_t *message) {
   tracer_args.message = message;
   struct nvtx_nvtxRangePushW_record tracer_record;
   tracer_record.message = (uint64_t)(uintptr_t)(tracer_args.message);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -528,14 +568,17 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
   tracer_args.domain = domain;
   struct nvtx_nvtxDomainRangePop_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxDomainRangePop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("nvtx", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -560,14 +603,17 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
 int nvtxRangePop(void) {
   struct nvtx_nvtxRangePop_args tracer_args = {.tracer_start = tracer_now()};
   struct nvtx_nvtxRangePop_record tracer_record;
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
     tracer_depth = tracer_inflight_push("nvtx", NVTX_ID_nvtxRangePop);
     tracer_inflight_started(tracer_depth, tracer_args.tracer_start);
   }
-  tracer_region_close("nvtx", tracer_args.tracer_start);
+  if (!tracer_runtime_call)
+    tracer_region_close("nvtx", tracer_args.tracer_start);
   if (tracer_recorded) {
     tracer_record.head.start = tracer_args.tracer_start;
     tracer_record.head.end = tracer_now();
@@ -597,7 +643,9 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
   struct nvtx_nvtxDomainResourceCreate_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.attribs = (uint64_t)(uintptr_t)(tracer_args.attribs);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -631,7 +679,9 @@ void nvtxDomainResourceDestroy(nvtxResourceHandle_t resource) {
   tracer_args.resource = resource;
   struct nvtx_nvtxDomainResourceDestroy_record tracer_record;
   tracer_record.resource = (uint64_t)(uintptr_t)(tracer_args.resource);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -667,7 +717,9 @@ void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.category = (uint64_t)(tracer_args.category);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -703,7 +755,9 @@ void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.category = (uint64_t)(tracer_args.category);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -737,7 +791,9 @@ void nvtxNameCategoryA(uint32_t category, const char *name) {
   struct nvtx_nvtxNameCategoryA_record tracer_record;
   tracer_record.category = (uint64_t)(tracer_args.category);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -770,7 +826,9 @@ void nvtxNameCategoryW(uint32_t category, const wchar_t *name) {
   struct nvtx_nvtxNameCategoryW_record tracer_record;
   tracer_record.category = (uint64_t)(tracer_args.category);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -803,7 +861,9 @@ void nvtxNameOsThreadA(uint32_t threadId, const char *name) {
   struct nvtx_nvtxNameOsThreadA_record tracer_record;
   tracer_record.threadId = (uint64_t)(tracer_args.threadId);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -836,7 +896,9 @@ void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name) {
   struct nvtx_nvtxNameOsThreadW_record tracer_record;
   tracer_record.threadId = (uint64_t)(tracer_args.threadId);
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -869,7 +931,9 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
   struct nvtx_nvtxDomainRegisterStringA_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.string = (uint64_t)(uintptr_t)(tracer_args.string);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -906,7 +970,9 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
   struct nvtx_nvtxDomainRegisterStringW_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
   tracer_record.string = (uint64_t)(uintptr_t)(tracer_args.string);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -941,7 +1007,9 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
   tracer_args.name = name;
   struct nvtx_nvtxDomainCreateA_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -975,7 +1043,9 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
   tracer_args.name = name;
   struct nvtx_nvtxDomainCreateW_record tracer_record;
   tracer_record.name = (uint64_t)(uintptr_t)(tracer_args.name);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {
@@ -1009,7 +1079,9 @@ void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
   tracer_args.domain = domain;
   struct nvtx_nvtxDomainDestroy_record tracer_record;
   tracer_record.domain = (uint64_t)(uintptr_t)(tracer_args.domain);
-  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused();
+  bool tracer_runtime_call =
+      tracer_caller_is_runtime(&nvtx_runtime_callers, __builtin_return_address(0));
+  bool tracer_recorded = !nvtx_depth && !tracer_recording_paused() && !tracer_runtime_call;
   nvtx_depth++;
   unsigned tracer_depth = 0;
   if (tracer_recorded) {

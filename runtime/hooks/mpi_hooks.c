@@ -17,11 +17,9 @@
  *   PMPI_Comm_free, so a handle the library hands out again never finds the map of the
  *   one freed before. A group equal to the world's keeps no table.
  *
- * Only PMPI_ entry points are called: the interposer wraps MPI_ names only, so none of
- * these calls is traced or counted. They are weak references, so that the interposer
- * still loads (even with LD_BIND_NOW) into a process without the MPI library, where no
- * message call ever asks. One lock covers the keyvals and the compute-and-keep of a map
- * (a process of several threads calling MPI at once). The bytes of non-blocking calls,
+ * Only PMPI_ entry points are called (mpi_pmpi.h): the interposer wraps MPI_ names only,
+ * so none of these calls is traced or counted. One lock covers the keyvals and the
+ * compute-and-keep of a map (a process of several threads calling MPI at once). The bytes of non-blocking calls,
  * from the call that starts a request to the one that completes it, are the runtime's
  * (runtime/tracer_requests.h).
  */
@@ -54,27 +52,19 @@ static void *openmpi_predefined(void **cache, const char *name) {
   })
 #endif
 
-#pragma weak PMPI_Type_size
-#pragma weak PMPI_Comm_create_keyval
-#pragma weak PMPI_Comm_get_attr
-#pragma weak PMPI_Comm_set_attr
-#pragma weak PMPI_Comm_group
-#pragma weak PMPI_Comm_remote_group
-#pragma weak PMPI_Comm_test_inter
-#pragma weak PMPI_Group_compare
-#pragma weak PMPI_Group_free
-#pragma weak PMPI_Group_size
-#pragma weak PMPI_Group_translate_ranks
-#pragma weak PMPI_Win_create_keyval
-#pragma weak PMPI_Win_get_attr
-#pragma weak PMPI_Win_set_attr
-#pragma weak PMPI_Win_get_group
+/* The PMPI_ entry points, looked up in the backend's own copy of the library. */
+#ifdef OMPI_PREDEFINED_GLOBAL
+#define MPI_LIBRARY_OBJECT openmpi_library_object
+#else
+#define MPI_LIBRARY_OBJECT mpich_library_object
+#endif
+#include "mpi_pmpi.h"
 
 uint64_t mpi_element_size(MPI_Datatype datatype) {
   int size = 0;
-  if (datatype == MPI_DATATYPE_NULL || !PMPI_Type_size)
+  if (datatype == MPI_DATATYPE_NULL || !pmpi_ready())
     return 0;
-  return PMPI_Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+  return pmpi.Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
 }
 
 /* ---- peers as world ranks ---- */
@@ -121,10 +111,10 @@ static int win_map_deleted(MPI_Win win, int keyval, void *map, void *extra) {
 static struct rank_map *rank_map_of(MPI_Group group) {
   MPI_Group world;
   int size = 0, same = MPI_UNEQUAL;
-  if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
-      PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+  if (pmpi.Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
+      pmpi.Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
     return NULL;
-  PMPI_Group_compare(group, world, &same);
+  pmpi.Group_compare(group, world, &same);
   bool identity = same == MPI_IDENT;
   struct rank_map *map = malloc(sizeof *map + (identity ? 0 : (size_t)size * sizeof(int)));
   int *ranks = identity ? NULL : malloc((size_t)size * sizeof *ranks);
@@ -132,7 +122,7 @@ static struct rank_map *rank_map_of(MPI_Group group) {
     for (int i = 0; ranks && i < size; i++)
       ranks[i] = i;
     if (!ranks ||
-        PMPI_Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
+        pmpi.Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -142,7 +132,7 @@ static struct rank_map *rank_map_of(MPI_Group group) {
     map->identity = identity;
   }
   free(ranks);
-  PMPI_Group_free(&world);
+  pmpi.Group_free(&world);
   return map;
 }
 
@@ -155,7 +145,7 @@ static int64_t rank_map_world(const struct rank_map *map, int64_t rank) {
 /* Does this call name a peer that needs translating? Failed calls, and ranks that name
  * no process (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT: negative), stay as they are. */
 static bool world_rank_wanted(int64_t status, int64_t rank) {
-  return status == MPI_SUCCESS && rank >= 0 && PMPI_Group_translate_ranks;
+  return status == MPI_SUCCESS && rank >= 0 && pmpi_ready();
 }
 
 /* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
@@ -166,20 +156,20 @@ int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (comm_map_keyval == MPI_KEYVAL_INVALID)
-    PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
+    pmpi.Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
   if (comm_map_keyval != MPI_KEYVAL_INVALID &&
-      PMPI_Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      pmpi.Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     /* An intercommunicator's peers are ranks of its remote group. */
     int inter = 0;
     MPI_Group group;
-    PMPI_Comm_test_inter(comm, &inter);
+    pmpi.Comm_test_inter(comm, &inter);
     map = NULL;
-    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) ==
+    if ((inter ? pmpi.Comm_remote_group(comm, &group) : pmpi.Comm_group(comm, &group)) ==
         MPI_SUCCESS) {
       map = rank_map_of(group);
-      PMPI_Group_free(&group);
+      pmpi.Group_free(&group);
     }
-    if (map && PMPI_Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
+    if (map && pmpi.Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }
@@ -198,16 +188,16 @@ int64_t mpi_win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   struct rank_map *map = NULL;
   int found = 0;
   if (win_map_keyval == MPI_KEYVAL_INVALID)
-    PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
+    pmpi.Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
   if (win_map_keyval != MPI_KEYVAL_INVALID &&
-      PMPI_Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+      pmpi.Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
     MPI_Group group;
     map = NULL;
-    if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
+    if (pmpi.Win_get_group(win, &group) == MPI_SUCCESS) {
       map = rank_map_of(group);
-      PMPI_Group_free(&group);
+      pmpi.Group_free(&group);
     }
-    if (map && PMPI_Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
+    if (map && pmpi.Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
       free(map);
       map = NULL;
     }

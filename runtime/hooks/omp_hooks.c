@@ -10,6 +10,9 @@
  * kinds we trace (ours call them after recording) and passes the others on.
  */
 #include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "omp_args.h"
+#include "tracer_notice.h"
 #include "tracer_tool.h"
 
 extern const struct tracer_callback omp_callbacks[];
@@ -43,6 +47,42 @@ static ompt_interface_fn_t omp_chained_lookup(const char *name) {
   return omp_runtime_lookup(name);
 }
 
+static int omp_find_offload_library(struct dl_phdr_info *info, size_t size, void *found) {
+  (void)size;
+  const char *base = strrchr(info->dlpi_name, '/');
+  if (strncmp(base ? base + 1 : info->dlpi_name, "libomptarget.so", 15) != 0)
+    return 0;
+  snprintf(found, PATH_MAX, "%s", info->dlpi_name);
+  return 1;
+}
+
+/* LLVM's libomptarget connects to libomp for OMPT by loading "libomp.so" through the
+ * library search, which does not look where the app's own RUNPATH found libomp (Debian's
+ * /usr/lib/llvm-19/lib): then no target callback ever comes, traced or not. The search
+ * is tried here without loading anything (RTLD_NOLOAD succeeds only for the libomp
+ * already loaded); when it fails, the report says why offload is missing, and the fix. */
+static void omp_check_offload_connection(void) {
+  char offload[PATH_MAX] = "";
+  if (!dl_iterate_phdr(omp_find_offload_library, offload))
+    return;
+  void *libomp = dlopen("libomp.so", RTLD_LAZY | RTLD_NOLOAD);
+  if (libomp) {
+    dlclose(libomp);
+    return;
+  }
+  Dl_info info;
+  char folder[PATH_MAX] = "the folder of the app's libomp";
+  if (dladdr((void *)omp_runtime_set_callback, &info) && info.dli_fname) {
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", info.dli_fname);
+    snprintf(folder, sizeof folder, "%s", dirname(copy));
+  }
+  tracer_notice("omp",
+                "OpenMP offload is not traced: %s finds no libomp.so to connect its OMPT "
+                "callbacks to; add %s to LD_LIBRARY_PATH",
+                offload, folder);
+}
+
 static int omp_tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                                ompt_data_t *tool_data) {
   (void)tool_data;
@@ -50,6 +90,7 @@ static int omp_tool_initialize(ompt_function_lookup_t lookup, int initial_device
   omp_runtime_set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!omp_runtime_set_callback)
     return 0;
+  omp_check_offload_connection();
   for (unsigned i = 0; i < omp_callback_count; i++) {
     ompt_set_result_t set = omp_runtime_set_callback((ompt_callbacks_t)omp_callbacks[i].id,
                                                      (ompt_callback_t)omp_callbacks[i].fn);

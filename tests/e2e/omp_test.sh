@@ -91,4 +91,25 @@ cmp -s "$tmp/plain.report" "$tmp/inside.report" ||
   fail "the program's own tool counted differently under the tracer: $(cat "$tmp/inside.report" 2>/dev/null)"
 grep -q "defines its own OMPT tool (ompt_start_tool).*OpenMP offload is not traced" "$tmp/inside.err" ||
   fail "the tracer did not say that the program's own tool replaces its own; stderr: $(cat "$tmp/inside.err")"
+# libomp's own ITT calls (for Intel's tools) are not the app's: not recorded, and a note
+# says so; --runtime-calls records them in an ITT table.
+run_traced itt -j -o "$tmp/itt.tally" -- "$app"
+expect_rc 0 itt
+check_tally itt
+jq -e '[.backends[] | select(.name == "itt") | .host[] | .calls] | add // 0 | . == 0' \
+  "$tmp/itt.tally" >/dev/null || fail "libomp's ITT calls are shown as the app's: $(jq -c '.backends[] | select(.name == "itt") | .host' "$tmp/itt.tally")"
+jq -e '.notices | any(test("^libomp.so[.0-9]* calls ITT for its own tools: .*--runtime-calls"))' \
+  "$tmp/itt.tally" >/dev/null || fail "no note that libomp's ITT calls are left out: $(jq -c .notices "$tmp/itt.tally")"
+run_traced itt_shown --runtime-calls -j -o "$tmp/itt_shown.tally" -- "$app"
+expect_rc 0 itt_shown
+jq -e '[.backends[] | select(.name == "itt") | .host[] | select(.name | startswith("__itt_")) | .calls] | add // 0 | . > 0' \
+  "$tmp/itt_shown.tally" >/dev/null || fail "--runtime-calls records no ITT call of libomp"
+
+# Without /usr/lib/llvm-19/lib on LD_LIBRARY_PATH, libomptarget cannot reach the tool:
+# nothing of offload is recorded, and the report says why and what to do, in one line.
+unset LD_LIBRARY_PATH
+run_traced dark -- "$app"
+expect_rc 0 dark
+grep -q "^Note: OpenMP offload is not traced: .*libomptarget.so[.0-9]* finds no libomp.so to connect its OMPT callbacks to; add /usr/lib/llvm-19/lib to LD_LIBRARY_PATH.$" \
+  "$tmp/dark.out" || fail "offload went dark without a word: $(head -5 "$tmp/dark.out")"
 echo "PASS: $e2e_name"

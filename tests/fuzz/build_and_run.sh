@@ -39,13 +39,13 @@ for s in llvm-symbolizer-19 llvm-symbolizer; do
 done
 
 # Sources per target, listed explicitly: the same files the CMake targets compile.
-generator_common="generator/diag.c generator/util.c generator/yamldoc.c"
+generator_common="common/diag.c generator/util.c generator/yamldoc.c"
 ctf=$(echo cli/ctf/ctf_*.c)
-analysis="cli/analysis/backends.c cli/analysis/event_map.c cli/analysis/id_set.c
-          cli/analysis/tally.c cli/analysis/trace_text.c cli/analysis/units.c
-          cli/analysis/regions.c cli/analysis/line_order.c
+analysis="cli/model/backends.c cli/model/event_map.c cli/reports/tally/id_set.c
+          cli/reports/tally/tally.c cli/reports/text/trace_text.c cli/reports/units.c
+          cli/reports/tally/regions.c cli/reports/text/line_order.c cli/reports/tally/actors.c
           generated/opencl/opencl_events.c $work/backend_registry.c"
-# The registry cli/analysis/CMakeLists.txt makes, for the one backend traced today.
+# The registry cli/model/CMakeLists.txt makes, for the one backend traced today.
 cat >"$work/backend_registry.c" <<'EOF'
 /* Made by tests/fuzz/build_and_run.sh: the backends the fuzzed analyses know. */
 #include <stddef.h>
@@ -66,23 +66,25 @@ sources_of() {
   model_check)
     echo "$generator_common generator/spec.c generator/spec_device.c generator/model_check.c"
     echo "generator/translation_unit.c generator/clang_type.c" ;;
-  template) echo "generator/diag.c generator/util.c generator/tree.c generator/template.c" ;;
+  template) echo "common/diag.c generator/util.c generator/tree.c generator/template.c" ;;
   ctf_metadata) echo "$ctf" ;;
   ctf_stream) echo "$ctf tests/fuzz/ctf_walk.c" ;;
   ctf_analysis) echo "$ctf $analysis" ;;
   result_file)
-    echo "$ctf $analysis cli/analysis/run_record.c"
-    echo "cli/analysis/job_result.c cli/analysis/result_file.c" ;;
+    echo "$ctf $analysis cli/model/run_record.c"
+    echo "cli/job/job_result.c cli/job/result_file.c" ;;
   *) return 1 ;;
   esac
 }
 
 flags_of() {
   case $1 in
-  spec | template) echo "-Igenerator" ;;
-  model_check) echo "-Igenerator -I$llvm/include" ;;
+  spec | template) echo "-Igenerator -Icommon" ;;
+  model_check) echo "-Igenerator -Icommon -I$llvm/include" ;;
   ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
-  ctf_analysis | result_file) echo "-Icli/ctf -Icli/analysis -Iruntime" ;;
+  ctf_analysis | result_file)
+    echo "-Icli/ctf -Icli/model -Icli/reader -Icli/reports -Icli/reports/tally"
+    echo "-Icli/reports/text -Icli/job -Iruntime" ;;
   esac
 }
 

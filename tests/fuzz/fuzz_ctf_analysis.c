@@ -1,4 +1,4 @@
-/* fuzz_ctf_analysis: the analyses (cli/analysis/event_map.c, tally.c, trace_text.c over the
+/* fuzz_ctf_analysis: the analyses (the reader, the tally and trace_text.c over the
  * OpenCL backend's description) on any bytes as a stream file, under a fixed real
  * metadata of the tracer's own OpenCL events (corpus/ctf_metadata/lttng_opencl.tsdl,
  * from `tracer -m full` on the vadd app by make_ctf_seeds.sh).
@@ -7,9 +7,8 @@
 
 #include <stdlib.h>
 
-#include "ctf.h"
-#include "event_map.h"
 #include "tally.h"
+#include "trace_reader.h"
 #include "trace_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -20,20 +19,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ready = 1;
   }
   fuzz_util_write(dir, "tracer_0", data, size);
-  struct ctf_trace *trace = NULL;
-  struct ctf_error error;
-  if (ctf_trace_open(dir, &trace, &error) != CTF_OK)
-    return 0;
-  struct event_map map;
-  if (event_map_build(trace, &map) == 0) {
+  struct trace_reader *reader;
+  struct diag d;
+  diag_init(&d);
+  if (trace_reader_open(dir, &reader, &d) == 0) {
     struct tally tally;
-    tally_trace(trace, &map, 1, false, &tally);
-    tally_free(&tally); /* as tracer_main.c does, whatever tally_trace() returned */
-    char *message = NULL;
-    trace_text_print(trace, &map, fuzz_util_null(), &message);
-    free(message);
-    event_map_free(&map);
+    struct trace_read_options one_thread = {.threads = 1};
+    tally_trace(reader, &one_thread, false, &tally, &d);
+    tally_free(&tally); /* as the tracer does, whatever tally_trace() returned */
+    struct trace_text *text;
+    struct trace_consumer consumer;
+    if (trace_text_open(trace_reader_map(reader), fuzz_util_null(), &text, &consumer, &d) == 0) {
+      const struct trace_consumer *consumers[] = {&consumer};
+      trace_read(reader, consumers, 1, NULL, &d);
+      trace_text_close(text);
+    }
+    trace_reader_close(reader);
   }
-  ctf_trace_close(trace);
+  diag_clear(&d);
   return 0;
 }

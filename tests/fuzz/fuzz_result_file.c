@@ -1,4 +1,4 @@
-/* fuzz_result_file: an MPI job's per-node result files (cli/analysis/result_file.c) on
+/* fuzz_result_file: an MPI job's per-node result files (cli/job/result_file.c) on
  * any bytes: read into a result, merged into another, written again.
  * Seeds: corpus/result_file/ (results of the tests' MPI jobs). */
 #include "fuzz_util.h"

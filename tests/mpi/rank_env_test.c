@@ -14,7 +14,9 @@ static const char *const all[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"
                                   "PMI_SIZE", "MPI_LOCALRANKID", "SLURM_PROCID",
                                   "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME",
                                   "SLURM_JOB_ID", "SLURM_STEP_ID", "MPI_LOCALNRANKS",
-                                  "OMPI_COMM_WORLD_LOCAL_SIZE", "PALS_LOCAL_SIZE"};
+                                  "OMPI_COMM_WORLD_LOCAL_SIZE", "PALS_LOCAL_SIZE", "RANK",
+                                  "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
+                                  "TORCHELASTIC_RUN_ID"};
 
 static void clear(void) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -48,6 +50,24 @@ int main(void) {
   rank_env_read(&r);
   EXPECT(r.present && r.rank == 5 && r.size == 8 && r.local_rank == 2 && r.local_size == 4);
   EXPECT(strcmp(r.launcher, "Open MPI") == 0 && strcmp(r.job_id, "1242300417") == 0);
+
+  /* torchrun: RANK alone is not a launcher; with torchrun's run id it is, ahead of the
+   * Slurm variables of an srun around torchrun. */
+  clear();
+  setenv("RANK", "1", 1);
+  setenv("WORLD_SIZE", "2", 1);
+  rank_env_read(&r);
+  EXPECT(!r.present);
+  setenv("LOCAL_RANK", "1", 1);
+  setenv("LOCAL_WORLD_SIZE", "2", 1);
+  setenv("TORCHELASTIC_RUN_ID", "ddp-7", 1);
+  setenv("SLURM_PROCID", "0", 1);
+  rank_env_read(&r);
+  EXPECT(r.present && r.rank == 1 && r.size == 2 && r.local_rank == 1 && r.local_size == 2);
+  EXPECT(strcmp(r.launcher, "torchrun") == 0 && strcmp(r.job_id, "ddp-7") == 0);
+  setenv("TORCHELASTIC_RUN_ID", "none", 1); /* torchrun's default: no job id of its own */
+  rank_env_read(&r);
+  EXPECT(strcmp(r.launcher, "torchrun") == 0 && strcmp(r.job_id, "none") != 0 && r.job_id[0]);
 
   clear();
   setenv("PALS_RANKID", "7", 1);

@@ -1,4 +1,4 @@
-/* result_file_test: per-node results (cli/analysis/result_file.c, job_result.c) written,
+/* result_file_test: per-node results (cli/job/result_file.c, job_result.c) written,
  * read back and written again give the same file; merging is exact and independent of
  * order (ties go to the lower rank); a file cut short, of another version or with a bad
  * line is refused with its file and line; message sizes fall in their buckets. */

@@ -1,4 +1,4 @@
-/* pftrace_read: see pftrace_read.h. Field numbers as in cli/timeline/timeline.proto. */
+/* pftrace_read: see pftrace_read.h. Field numbers as in cli/exports/perfetto/timeline.proto. */
 #define _GNU_SOURCE
 #include "pftrace_read.h"
 

@@ -1,5 +1,5 @@
 /* pftrace_read: the tests' own decoder of the Perfetto traces the timeline writes
- * (the subset in cli/timeline/timeline.proto), independent of the writer's code.
+ * (the subset in cli/exports/perfetto/timeline.proto), independent of the writer's code.
  * Everything is held in memory: for tests and the bench's checks, not for big traces. */
 #ifndef TRACER_PFTRACE_READ_H
 #define TRACER_PFTRACE_READ_H

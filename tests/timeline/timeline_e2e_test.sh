@@ -14,10 +14,10 @@
 #    the same process, which began before the device work did;
 #  - default mode: the memory counter has one value per successful alloc and free
 #    and ends at 0 (every app releases its buffers);
-#  - protoc --decode with cli/timeline/timeline.proto reads the file: as many events as
+#  - protoc --decode with cli/exports/perfetto/timeline.proto reads the file: as many events as
 #    the decoder found; the JSON timeline parses and holds one "X" event per slice;
 #  - tracer -r DIR -l FILE writes the same bytes again, on one thread and on two (the
-#    writing on a second, cli/analysis/feed_pipe.c); an unwritable FILE gives a
+#    writing on a second, cli/reader/consumer_thread.c); an unwritable FILE gives a
 #    message naming it and exit status 4.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +32,7 @@ fi
 tracer=$(abspath "$1")
 app=$(abspath "$2")
 dump=$(abspath "$3")
-proto="$here/../../cli/timeline/timeline.proto"
+proto="$here/../../cli/exports/perfetto/timeline.proto"
 e2e_setup
 need_app "$app"
 need_tracer "$tracer"
@@ -74,7 +74,7 @@ x = sum(1 for e in d["traceEvents"] if e["ph"] == "X")
 sys.exit(0 if x == int(sys.argv[2]) else "JSON holds %d X events, want %s" % (x, sys.argv[2]))
 ' "$tmp/t.json" "$slices" || fail "the JSON timeline does not match"
 
-# Again, writing on a second thread (cli/analysis/feed_pipe.c) and on one: the same bytes.
+# Again, writing on a second thread (cli/reader/consumer_thread.c) and on one: the same bytes.
 for threads in 1 2; do
   rc=0
   "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null --threads $threads \

@@ -1,4 +1,5 @@
-/* timeline_unit_test DIR: writes timelines through cli/timeline's API and reads them back
+/* timeline_unit_test DIR: writes timelines through the timeline writer's API
+ * (cli/exports/timeline/) and its Perfetto and JSON sinks, and reads them back
  * with the tests' own decoder: tracks and their tree, nesting, names, arguments, times,
  * flows, counters, overlapping slices on lanes, split parts that each decode alone, the
  * summary, the JSON output and a bad path. */
@@ -7,8 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "chrome_json.h"
+#include "perfetto.h"
 #include "pftrace_read.h"
 #include "timeline.h"
+#include "timeline_sink.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                    \
@@ -22,6 +26,25 @@ static int failures;
   } while (0)
 
 static const char *dir;
+
+/* A timeline to a Perfetto file (o), and to a JSON file too when json is not NULL. */
+static int open_timeline(const struct perfetto_options *o, const char *json,
+                         struct timeline **tl, char *error, size_t size) {
+  struct timeline_sink sinks[2];
+  struct diag d;
+  diag_init(&d);
+  *tl = NULL;
+  int rc = perfetto_sink_open(o, &sinks[0], &d);
+  if (rc == 0 && json && chrome_json_sink_open(json, &sinks[1], &d)) {
+    sinks[0].ops->close(sinks[0].state, NULL, NULL, 0);
+    rc = -1;
+  }
+  if (rc == 0)
+    rc = timeline_open(sinks, json ? 2 : 1, tl);
+  diag_join(&d, error, size);
+  diag_clear(&d);
+  return rc;
+}
 
 static char *path_of(const char *name) {
   static char buf[4][4096];
@@ -50,8 +73,9 @@ static void slice(struct timeline *tl, timeline_track track, uint64_t s, uint64_
 static void test_basic(void) {
   struct timeline *tl;
   char *file = path_of("basic.pftrace");
-  struct timeline_options o = {.path = file, .json_path = path_of("basic.json")};
-  CHECK(timeline_open(&o, &tl) == 0, "%s", timeline_error(tl));
+  struct perfetto_options o = {.path = file};
+  char why[512];
+  CHECK(open_timeline(&o, path_of("basic.json"), &tl, why, sizeof why) == 0, "%s", why);
   timeline_track host = timeline_host(tl, "nodeA");
   timeline_track proc = timeline_process(tl, host, 42, "app");
   timeline_track thread = timeline_thread(tl, proc, 42, 43, "app");
@@ -62,10 +86,10 @@ static void test_basic(void) {
   slice(tl, thread, 200, 300, "clGetPlatformIDs");
   slice(tl, thread, 500, 600, "inner");
   slice(tl, thread, 400, 900, "clFinish");
-  struct timeline_arg args[] = {
-      {.name = "bytes", .kind = TIMELINE_ARG_UINT, .v.u = 4096},
-      {.name = "buffer", .kind = TIMELINE_ARG_POINTER, .v.u = 0xabc},
-      {.name = "status", .kind = TIMELINE_ARG_STRING, .v.s = "CL_SUCCESS"},
+  struct trace_arg args[] = {
+      {.name = "bytes", .kind = TRACE_ARG_UINT, .v.u = 4096},
+      {.name = "buffer", .kind = TRACE_ARG_POINTER, .v.u = 0xabc},
+      {.name = "status", .kind = TRACE_ARG_STRING, .v.s = "CL_SUCCESS"},
   };
   struct timeline_slice call = {.track = thread, .start = 1000, .end = 1100,
                                 .name = "clEnqueueWriteBuffer", .args = args, .arg_count = 3,
@@ -86,7 +110,7 @@ static void test_basic(void) {
         (unsigned long long)st.lanes);
   struct stat sb;
   char summary[4096];
-  timeline_part_path(file, 0, summary, sizeof summary);
+  perfetto_part_path(file, 0, summary, sizeof summary);
   CHECK(stat(summary, &sb) != 0, "no summary without a split");
 
   struct pftrace t = {0};
@@ -139,8 +163,9 @@ static void test_basic(void) {
 static void test_overlap(void) {
   struct timeline *tl;
   char *file = path_of("overlap.pftrace");
-  struct timeline_options o = {.path = file};
-  CHECK(timeline_open(&o, &tl) == 0, "%s", timeline_error(tl));
+  struct perfetto_options o = {.path = file};
+  char why[512];
+  CHECK(open_timeline(&o, NULL, &tl, why, sizeof why) == 0, "%s", why);
   timeline_track dev = timeline_device(tl, timeline_host(tl, "h"), "dev");
   timeline_track q = timeline_queue(tl, dev, 1, "q");
   slice(tl, q, 0, 100, "a");
@@ -168,8 +193,9 @@ static void test_overlap(void) {
 static void test_split(void) {
   struct timeline *tl;
   char *file = path_of("split.pftrace");
-  struct timeline_options o = {.path = file, .split_bytes = 8192, .summary_slices = 10};
-  CHECK(timeline_open(&o, &tl) == 0, "%s", timeline_error(tl));
+  struct perfetto_options o = {.path = file, .split_bytes = 8192, .summary_slices = 10};
+  char why[512];
+  CHECK(open_timeline(&o, NULL, &tl, why, sizeof why) == 0, "%s", why);
   timeline_track host = timeline_host(tl, "h");
   timeline_track proc = timeline_process(tl, host, 1, "p");
   timeline_track th = timeline_thread(tl, proc, 1, 1, "p");
@@ -188,7 +214,7 @@ static void test_split(void) {
   for (unsigned p = 1; p <= st.parts; p++) {
     char name[4096];
     struct stat sb;
-    timeline_part_path(file, p, name, sizeof name);
+    perfetto_part_path(file, p, name, sizeof name);
     CHECK(stat(name, &sb) == 0 && (uint64_t)sb.st_size <= o.split_bytes, "%s size", name);
     struct pftrace t = {0};
     CHECK(pftrace_read(name, &t, error, sizeof error) == 0, "%s", error);
@@ -201,7 +227,7 @@ static void test_split(void) {
   }
   CHECK(total == N && counters == N, "slices=%zu counters=%zu", total, counters);
   char summary[4096];
-  timeline_part_path(file, 0, summary, sizeof summary);
+  perfetto_part_path(file, 0, summary, sizeof summary);
   struct pftrace t = {0};
   CHECK(pftrace_read(summary, &t, error, sizeof error) == 0, "%s", error);
   CHECK(pftrace_check(&t, error, sizeof error) == 0, "%s", error);
@@ -216,11 +242,15 @@ static void test_split(void) {
 
 static void test_bad_path(void) {
   struct timeline *tl;
-  struct timeline_options o = {.path = "/nonexistent-dir/x.pftrace"};
-  CHECK(timeline_open(&o, &tl) != 0, "open must fail");
-  CHECK(strstr(timeline_error(tl), "Cannot create the timeline: file=/nonexistent-dir/x.pftrace"),
-        "message: %s", timeline_error(tl));
-  timeline_close(tl, NULL, NULL, 0);
+  struct perfetto_options o = {.path = "/nonexistent-dir/x.pftrace"};
+  char why[512];
+  CHECK(open_timeline(&o, NULL, &tl, why, sizeof why) != 0, "open must fail");
+  CHECK(strstr(why, "Cannot create the timeline: file=/nonexistent-dir/x.pftrace"),
+        "message: %s", why);
+  CHECK(open_timeline(&(struct perfetto_options){.path = path_of("fine.pftrace")},
+                      "/nonexistent-dir/x.json", &tl, why, sizeof why) != 0, "open must fail");
+  CHECK(strstr(why, "Cannot create the JSON timeline: file=/nonexistent-dir/x.json"),
+        "message: %s", why);
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,23 @@
+/* registry: every report and export the tracer has, one line each (output.h). Reports
+ * print in this order. A new one: a folder under cli/reports/ or cli/exports/ that
+ * defines its `const struct output`, and a line here. */
+#include <stddef.h>
+
+#include "output.h"
+
+extern const struct output tally_output;       /* reports/tally/tally_output.c */
+extern const struct output gaps_output;        /* reports/gaps/gaps_output.c */
+extern const struct output text_output;        /* reports/text/text_output.c */
+extern const struct output perfetto_output;    /* exports/perfetto/perfetto_output.c */
+extern const struct output chrome_json_output; /* exports/chrome_json/chrome_json_output.c */
+extern const struct output csv_output;         /* exports/csv/tally_csv.c */
+
+const struct output *const outputs[] = {
+    &tally_output,
+    &gaps_output,
+    &text_output,
+    &perfetto_output,
+    &chrome_json_output,
+    &csv_output,
+    NULL,
+};

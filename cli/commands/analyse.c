@@ -1,0 +1,164 @@
+/* analyse: the reports and exports of a trace as the options ask (one read of the trace,
+ * cli/outputs/analysis.h), or an MPI job's report from its ranks' results; and what
+ * they say on standard error. Shared by running an app, replaying a trace and rank 0
+ * of a job. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "job_folder.h"
+#include "job_report.h"
+#include "log.h"
+#include "node_gather.h"
+#include "run_record.h"
+
+void report_errors(const struct diag *d, const char *prefix) {
+  for (unsigned i = 0; i < d->count; i++) {
+    if (prefix)
+      log_error("%s: %s", prefix, d->causes[i].message);
+    else
+      log_error("%s", d->causes[i].message);
+  }
+}
+
+/* -o FILE, or standard output; NULL (said) when FILE cannot be written. */
+static FILE *open_output(const struct tracer_options *o) {
+  FILE *out = o->output ? fopen(o->output, "w") : stdout;
+  if (!out)
+    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+  return out;
+}
+
+/* Closes -o's FILE; rc, or TRACER_EXIT_ANALYSIS when it could not be written whole. */
+static int close_output(const struct tracer_options *o, FILE *out, int rc) {
+  if (out != stdout && fclose(out) != 0) {
+    log_error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    rc = TRACER_EXIT_ANALYSIS;
+  }
+  fflush(stdout);
+  return rc;
+}
+
+int analyse_job(const struct tracer_options *o, const char *job_dir, const long *ranks,
+                size_t n, unsigned timeout_s) {
+  if (o->csv_path) {
+    log_error("--csv writes the tally of one run: %s is an MPI job's folder, whose report has "
+              "no CSV yet", job_dir);
+    return TRACER_EXIT_USAGE;
+  }
+  FILE *out = open_output(o);
+  if (!out)
+    return TRACER_EXIT_ANALYSIS;
+  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
+                                   o->extended, o->ranks, o->ranks_pct};
+  struct node_gather_report got;
+  int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  if (got.from_events)
+    log_warn("ranks without a result%s, counted from their events: %s",
+             ranks ? " in time" : "", got.late);
+  if (got.missing_count)
+    log_warn("ranks with neither a result nor a trace: %s", got.missing);
+  if (rc)
+    log_error("Cannot report on the job in %s: no rank's result or trace could be read",
+              job_dir);
+  return close_output(o, out, rc);
+}
+
+/* The progress line, on a terminal, while the trace is read. */
+static void draw_progress(void *context, uint64_t done, uint64_t total, bool finished) {
+  (void)context;
+  double pct = total ? 100.0 * (double)done / (double)total : 100.0;
+  fprintf(stderr, "\rtracer: analysing the trace: %5.1f%%%s", pct > 100 ? 100 : pct,
+          finished ? "\n" : "");
+  fflush(stderr);
+}
+
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The app's name from the run record's command: its first word, without its folder. */
+static void app_name(const struct run_record *run, char *out, size_t size) {
+  out[0] = '\0';
+  if (!run->present || !run->command[0])
+    return;
+  const char *end = strchr(run->command, ' ');
+  size_t len = end ? (size_t)(end - run->command) : strlen(run->command);
+  const char *slash = memrchr(run->command, '/', len);
+  const char *name = slash ? slash + 1 : run->command;
+  snprintf(out, size, "%.*s", (int)(run->command + len - name), name);
+}
+
+static void say_timeline(const char *path, const char *json, const struct analysis_result *r) {
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  log_info("timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
+           (unsigned long long)r->slices, (unsigned long long)r->flows,
+           (unsigned long long)r->counter_values, (double)r->bytes / (1 << 20),
+           r->parts > 1 ? "; split into parts and a summary: " : "",
+           r->parts > 1 ? "see --timeline-split" : "");
+  if (r->parts > 1)
+    log_info("timeline: %u parts (%.*s.partN.pftrace) and %.*s.summary.pftrace", r->parts,
+             (int)stem, path, (int)stem, path);
+  if (json)
+    log_info("timeline: %s (Chrome trace-event JSON)", json);
+}
+
+int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
+  if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
+    return analyse_job(o, trace_dir, NULL, 0, 0);
+  if (o->ranks) {
+    log_error("--ranks reads an MPI job's folder: %s is the trace of one run", trace_dir);
+    return TRACER_EXIT_USAGE;
+  }
+  struct run_record run;
+  run_record_read(trace_dir, &run);
+  FILE *out = open_output(o);
+  if (!out)
+    return TRACER_EXIT_ANALYSIS;
+  /* -l: the timeline beside the trace, or FILE; its JSON as FILE with .json. */
+  char path[PATH_MAX], json[PATH_MAX + 8], app[256];
+  snprintf(path, sizeof path, "%s", o->timeline_path ? o->timeline_path : "");
+  if (!o->timeline_path)
+    snprintf(path, sizeof path, "%s/timeline.pftrace", trace_dir);
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  snprintf(json, sizeof json, "%.*s.json", (int)stem, path);
+  app_name(&run, app, sizeof app);
+  bool progress = !o->text && log_enabled(LOG_INFO) && isatty(STDERR_FILENO);
+  struct analysis_request request = {
+      .trace_dir = trace_dir,
+      .out = out,
+      .run = &run,
+      .text = o->text,
+      .json = o->json,
+      .extended = o->extended,
+      .threads = o->threads,
+      .timeline_path = o->timeline ? path : NULL,
+      .timeline_json_path = o->timeline && o->timeline_json ? json : NULL,
+      .timeline_split = o->timeline_split,
+      .app_name = app[0] ? app : NULL,
+      .csv_path = o->csv_path,
+      .progress = progress ? draw_progress : NULL,
+  };
+  struct analysis_result result;
+  struct diag d;
+  diag_init(&d);
+  for (size_t i = 0; outputs[i]; i++)
+    if (outputs[i]->asked(&request))
+      log_debug("%s %s (option %s): reads %s",
+                outputs[i]->kind == OUTPUT_REPORT ? "report" : "export", outputs[i]->name,
+                outputs[i]->option, outputs[i]->reads);
+  int rc = analysis_run(&request, &result, &d) == ANALYSIS_OK ? 0 : TRACER_EXIT_ANALYSIS;
+  report_errors(&d, NULL);
+  diag_clear(&d);
+  if (result.timeline)
+    say_timeline(path, request.timeline_json_path, &result);
+  if (result.csv)
+    log_info("tally as CSV: %s", o->csv_path);
+  return close_output(o, out, rc);
+}

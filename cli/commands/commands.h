@@ -1,0 +1,97 @@
+/* commands: what `tracer` does, one file per command, and what they share. tracer_main.c
+ * parses the options into a struct tracer_options and calls one command:
+ *
+ *   run_app.c     tracer [options] APP: record the app's calls, then analyse the trace
+ *   replay.c      tracer -r [DIR]: analyse a saved trace again
+ *   job_rank.c    mpirun -n N tracer APP: one rank of an MPI job; rank 0 reports for all
+ *   self_check.c  tracer --check: would a trace work here
+ *   analyse.c     the analysis of a trace, for the three first (cli/analysis/analysis.h)
+ *   trace_paths.c where traces go and where the tracer's libraries are
+ *   calibrate.c   what recording costs on this machine, for the report
+ *
+ * Commands are the only code that prints messages: through common/log.h, at levels
+ * error, warn, info and debug (-q: errors only; -v: debug), each library's causes
+ * (common/diag.h) joined on one line. They return an exit status.
+ */
+#ifndef TRACER_COMMANDS_H
+#define TRACER_COMMANDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "rank_env.h"
+
+/* The exit statuses of the tracer itself, documented in --help; when it runs an app, it
+ * exits with the app's own (128+N when a signal N killed it, 127 when it cannot be
+ * found); --check exits 0 when a trace would work, else 1. */
+enum tracer_exit {
+  TRACER_EXIT_OK = 0,
+  TRACER_EXIT_USAGE = 2,    /* bad command line */
+  TRACER_EXIT_SESSION = 3,  /* no LTTng session, or its daemon was lost or silent */
+  TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read, or a report or export failed */
+};
+
+enum tracer_mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
+
+struct tracer_options {
+  bool text, json, replay, blocking;
+  bool monotonic_clock; /* --clock monotonic */
+  bool check;           /* --check or `tracer doctor` */
+  bool start_paused;    /* --start-paused */
+  bool runtime_calls;   /* --runtime-calls */
+  enum tracer_mode mode;
+  const char *output;       /* -o */
+  const char *trace_output; /* --trace-output */
+  const char *replay_dir;
+  const char *backends;     /* -b */
+  const char *events;       /* --events: more event patterns */
+  bool extended;            /* -e: the tally per hostname, process and thread too */
+  bool ranks;               /* --ranks: an MPI job's per-rank times, with stragglers */
+  unsigned ranks_pct;       /* --ranks=PCT: a straggler's excess over the median */
+  unsigned threads;
+  uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  bool timeline;            /* -l */
+  const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
+  bool timeline_json;       /* --timeline-format json */
+  uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
+  const char *csv_path;     /* --csv FILE */
+  char **app;               /* argv of the app */
+  const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
+  bool job_member;          /* one rank of a job: rank 0 reports for all */
+};
+
+/* The commands; each returns the exit status. */
+int command_run_app(const struct tracer_options *o);
+int command_replay(const struct tracer_options *o);
+int command_job_rank(const struct tracer_options *o, const struct rank_env *rank);
+int command_self_check(const struct tracer_options *o, const char *version);
+
+/* The session daemon stopped answering (session_set_hang_handler): says so and exits
+ * TRACER_EXIT_SESSION, with async-signal-safe calls only. */
+void command_daemon_hang(const char *message);
+
+/* analyse.c: the reports and exports of the trace (or job folder) in trace_dir, as the
+ * options ask; 0 or an exit status. */
+int analyse_trace(const struct tracer_options *o, const char *trace_dir);
+/* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks expected
+ * (NULL: those whose folders the job has), waited for at most timeout_s. */
+int analyse_job(const struct tracer_options *o, const char *job_dir, const long *ranks,
+                size_t n, unsigned timeout_s);
+/* Each cause of d as an error line, prefixed (when not NULL) and joined as a chain. */
+void report_errors(const struct diag *d, const char *prefix);
+
+/* trace_paths.c */
+char *traces_home(void);                       /* ~/tracer-traces; owned by the caller */
+char *default_trace_dir(const char *app);      /* ~/tracer-traces/APP-DATE-PID */
+void mark_latest(const char *trace_dir);       /* ~/tracer-traces/latest -> trace_dir */
+int mkdir_parents(const char *path, unsigned mode);
+/* The tracer's library libtracer_NAME.so (a backend's interposer, "runtime", "clock"):
+ * beside the tracer's own executable, or a backend's on TRACER_BACKEND_PATH; NULL when
+ * none can be read. Owned by the caller. */
+char *find_library(const char *name);
+/* The clock plugin a daemon this job starts gets (NULL: LTTng's own clock). */
+char *trace_clock_plugin(const struct tracer_options *o);
+
+#endif

@@ -1,0 +1,479 @@
+/* run_app: `tracer [options] APP`: runs the app under an LTTng session with the chosen
+ * backends' interposers preloaded (cli/control/), records how it ended beside the trace
+ * (tracer-run.txt), then analyses the trace (analyse.c). */
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app_libraries.h"
+#include "backends.h"
+#include "calibrate.h"
+#include "commands.h"
+#include "fork_listener.h"
+#include "launch.h"
+#include "rank_timeline.h"
+#include "log.h"
+#include "rank_env.h"
+#include "run_record.h"
+#include "session.h"
+#include "tracing_cost.h"
+
+/* LTTng's consumer writes the trace's folders 0770 and files 0660 (group "tracing"):
+ * nobody but the user may change a trace. */
+static int drop_group_write(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)type;
+  (void)ftw;
+  if (st->st_mode & (S_IWGRP | S_IWOTH))
+    chmod(path, st->st_mode & ~(mode_t)(S_IWGRP | S_IWOTH) & 07777);
+  return 0;
+}
+
+/* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
+static char **event_patterns(const struct tracer_options *o, char **backends, size_t n) {
+  size_t extra = 0;
+  for (const char *e = o->events; e && *e; e++)
+    extra += *e == ',';
+  char **p = calloc(2 * n + extra + 4, sizeof *p);
+  size_t k = 0;
+  for (size_t i = 0; p && i < n; i++) {
+    const char *b = backends[i];
+    char buf[256];
+    switch (o->mode) {
+    case MODE_MINIMAL:
+      snprintf(buf, sizeof buf, "lttng_ust_%s:call", b);
+      p[k++] = strdup(buf);
+      break;
+    case MODE_DEFAULT:
+      /* Every function's own event F, but neither `call` nor F__full (session.h). */
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*__full", b, b, b);
+      p[k++] = strdup(buf);
+      break;
+    case MODE_FULL:
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*__full", b);
+      p[k++] = strdup(buf);
+      break;
+    }
+  }
+  if (p)
+    p[k++] = strdup("lttng_ust_tracer:*");
+  if (p && o->events) {
+    char *copy = strdup(o->events), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      p[k++] = strdup(t);
+    free(copy);
+  }
+  return p;
+}
+
+static void free_strings(char **v) {
+  for (size_t i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* The launcher variable of d that is set in this environment, or NULL. */
+static const char *launcher_variable_set(const struct tracer_backend_desc *d) {
+  for (size_t i = 0; d->launcher_variables && d->launcher_variables[i]; i++)
+    if (getenv(d->launcher_variables[i]))
+      return d->launcher_variables[i];
+  return NULL;
+}
+
+/* Whether a backend of d's group is among kept[0..count). */
+static bool group_taken(const struct tracer_backend_desc *const *kept, size_t count,
+                        const struct tracer_backend_desc *d) {
+  for (size_t k = 0; k < count; k++)
+    if (strcmp(kept[k]->symbol_group, d->symbol_group) == 0)
+      return true;
+  return false;
+}
+
+/* Backends of one symbol group (MPICH's and Open MPI's MPI_*) wrap the same function
+ * names for different libraries: of those selected, only one is kept, and the tracer says
+ * which and why. The one whose library the app links wins; an app that links none of them
+ * (python3, which loads MPI later through mpi4py or ctypes) gets the one whose launcher
+ * started it (trace.launcher_variables). */
+static void pick_symbol_groups(const struct tracer_options *o, char **names, char **libs,
+                               size_t *n) {
+  const struct tracer_backend_desc *group[64], *kept[64];
+  const char *wanted[65];
+  size_t count = 0, kept_count = 0;
+  for (size_t i = 0; i < *n && count < sizeof group / sizeof *group; i++) {
+    const struct tracer_backend_desc *d = backends_find(names[i]);
+    if (d && d->symbol_group[0]) {
+      wanted[count] = d->library;
+      group[count++] = d;
+    }
+  }
+  if (count == 0)
+    return;
+  wanted[count] = NULL;
+  /* The group's libraries: the app's own list settles it without ldd when it can. */
+  char *linked = app_libraries_for(o->app[0], wanted);
+  for (size_t i = 0; i < count; i++)
+    if (!group_taken(kept, kept_count, group[i]) && linked &&
+        app_libraries_has(linked, group[i]->library)) {
+      log_info("%s: %s links %s, traced as %s", group[i]->symbol_group, o->app[0],
+               group[i]->library, group[i]->name);
+      kept[kept_count++] = group[i];
+    }
+  for (size_t i = 0; i < count; i++) {
+    const char *variable =
+        group_taken(kept, kept_count, group[i]) ? NULL : launcher_variable_set(group[i]);
+    if (variable) {
+      log_info("%s: %s links none of the %s libraries%s; %s is set by the launcher of %s: "
+               "traced as %s",
+               group[i]->symbol_group, o->app[0], group[i]->symbol_group,
+               linked ? "" : " that ldd can see", variable, group[i]->library, group[i]->name);
+      kept[kept_count++] = group[i];
+    }
+  }
+  /* Said under an MPI launcher only: an app that loads no MPI (a script) is common
+   * outside MPI jobs, and the group's backends are then not its business. */
+  struct rank_env rank;
+  rank_env_read(&rank);
+  if (kept_count == 0 && rank.present && rank.mpi_launcher)
+    log_info("%s: %s links none of the %s libraries and %s is not a launcher the %s backends "
+             "know: none is traced (-b NAME picks one)",
+             group[0]->symbol_group, o->app[0], group[0]->symbol_group, rank.launcher,
+             group[0]->symbol_group);
+  for (size_t i = 0; i < *n; i++) {
+    const struct tracer_backend_desc *d = backends_find(names[i]);
+    bool keep = !d || !d->symbol_group[0];
+    for (size_t k = 0; !keep && k < kept_count; k++)
+      keep = kept[k] == d;
+    if (keep)
+      continue;
+    free(names[i]);
+    free(libs[i]);
+    memmove(&names[i], &names[i + 1], (*n - i) * sizeof *names);
+    memmove(&libs[i], &libs[i + 1], (*n - i) * sizeof *libs);
+    (*n)--;
+    i--;
+  }
+  free(linked);
+}
+
+/* The backends to trace: -b's list, else every one built; each must have its library. */
+static int select_backends(const struct tracer_options *o, char ***names, char ***libs, size_t *n) {
+  size_t total = backends_count();
+  *names = calloc(total + 1, sizeof **names);
+  *libs = calloc(total + 2, sizeof **libs); /* room for the runtime (preload_runtime_first) */
+  *n = 0;
+  if (!*names || !*libs)
+    return -1;
+  if (o->backends && strcmp(o->backends, "none") == 0)
+    return 0; /* only the -e events */
+  for (size_t i = 0; i < total; i++) {
+    const char *b = tracer_backends[i]->name;
+    if (o->backends) {
+      bool wanted = false;
+      char *copy = strdup(o->backends), *save = NULL;
+      for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        wanted |= strcmp(t, b) == 0;
+      free(copy);
+      if (!wanted)
+        continue;
+    }
+    char *lib = find_library(b);
+    if (!lib) {
+      log_error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
+                "TRACER_BACKEND_PATH)",
+                b, b);
+      return -1;
+    }
+    (*names)[*n] = strdup(b);
+    (*libs)[(*n)++] = lib;
+  }
+  if (!o->backends)
+    pick_symbol_groups(o, *names, *libs, n);
+  if (o->backends) {
+    char *copy = strdup(o->backends), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      if (!backends_find(t)) {
+        log_error("Unknown backend: %s (built here: run tracer --help)", t);
+        free(copy);
+        return -1;
+      }
+    free(copy);
+  }
+  return 0;
+}
+
+/* The runtime comes first in LD_PRELOAD when any interposer is preloaded: its dlsym
+ * (runtime/tracer_wrappers.c) must precede the C library's, so that functions an app
+ * resolves on a handle of a library it dlopen'd are traced too. libs has room for it. */
+static void preload_runtime_first(char **libs) {
+  size_t count = 0;
+  while (libs[count])
+    count++;
+  char *runtime = count ? find_library("runtime") : NULL;
+  if (!runtime)
+    return;
+  memmove(libs + 1, libs, (count + 1) * sizeof *libs);
+  libs[0] = runtime;
+}
+
+/* Backends whose library the API's own library loads (a collector or tool) are not
+ * preloaded: their library goes into that API's environment variable instead, and out of
+ * libs. Returns the NAME=PATH entries, NULL-terminated. */
+static char **collector_environment(char **names, char **libs, size_t n) {
+  char **env = calloc(n + 1, sizeof *env);
+  size_t k = 0, kept = 0;
+  for (size_t i = 0; env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    if (!b || !b->collector || !*b->collector) {
+      libs[kept++] = libs[i];
+      continue;
+    }
+    const char *users = getenv(b->collector);
+    if (users && *users)
+      log_warn("%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
+               users, b->name);
+    if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
+      env[k] = NULL;
+    else
+      k++;
+    free(libs[i]);
+  }
+  for (size_t i = kept; env && i < n; i++)
+    libs[i] = NULL;
+  return env;
+}
+
+/* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
+static void write_rank_timeline(const struct tracer_options *o, const char *rank_dir) {
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &d))
+    log_error("Cannot write the rank's timeline: %s", diag_join(&d, chain, sizeof chain));
+  diag_clear(&d);
+}
+
+/* The session daemon did not answer in time (session_set_hang_handler): a thread is
+ * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
+void command_daemon_hang(const char *message) {
+  static const char prefix[] = "tracer: error: ";
+  ssize_t ignored = write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  ignored = write(STDERR_FILENO, message, strlen(message));
+  ignored = write(STDERR_FILENO, "\n", 1);
+  (void)ignored;
+  _exit(TRACER_EXIT_SESSION);
+}
+
+int command_run_app(const struct tracer_options *o) {
+  char **names = NULL, **libs = NULL;
+  size_t n = 0;
+  bool only_events = o->backends && strcmp(o->backends, "none") == 0;
+  if (select_backends(o, &names, &libs, &n) || (n == 0 && !only_events)) {
+    if (n == 0 && names)
+      log_error("No backend to trace");
+    free_strings(names);
+    free_strings(libs);
+    return TRACER_EXIT_USAGE;
+  }
+  for (size_t i = 0; i < n; i++)
+    log_debug("backend %s: %s", names[i], libs[i]);
+  char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
+  log_debug("trace folder: %s", trace_dir);
+  char **patterns = event_patterns(o, names, n);
+  for (size_t i = 0; patterns && patterns[i]; i++)
+    log_debug("events: %s", patterns[i]);
+  char *clock_plugin = trace_clock_plugin(o);
+  struct session_options so = {
+      .clock_plugin = clock_plugin,
+      .output_dir = trace_dir,
+      .event_patterns = (const char *const *)patterns,
+      .blocking = o->blocking,
+      /* The tracer's events carry pid and tid; other events (-e) then show none. */
+      .no_id_contexts = true,
+      .subbuf_size = o->subbuf_size,
+      .subbuf_count = o->subbuf_count,
+  };
+  struct session *session = NULL;
+  struct session_error serr;
+  int rc = 0;
+  if (!o->trace_output) {
+    char *home = traces_home();
+    mkdir_parents(home, 0700);
+    free(home);
+  }
+  /* What tracing costs on this machine, for the report: cached, or measured now (once per
+   * machine and clock, in a session of its own). */
+  struct tracing_cost cost = {0};
+  char *runtime_library = find_library("runtime");
+  char why[256];
+  if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
+    log_warn("cannot measure what tracing costs here: %s", why);
+  free(runtime_library);
+  if (session_begin(&so, &session, &serr) != SESSION_OK) {
+    log_error("%s", serr.message);
+    rc = TRACER_EXIT_SESSION;
+    goto done;
+  }
+  /* A session that records only the app's processes must be told of forked children. */
+  struct fork_listener *forks = NULL;
+  const char *fork_env = NULL;
+  if (session_records_tracked_only(session) && !(forks = fork_listener_start(session, &fork_env)))
+    log_warn("children the app forks will not be traced: %s", strerror(errno));
+  const char *const *session_env = session_app_environment(session);
+  size_t env_count = 0;
+  while (session_env && session_env[env_count])
+    env_count++;
+  /* What the backends' own libraries need in the app's environment (the specs'
+   * trace.environment), unless the user set it. */
+  size_t backend_env_count = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++)
+      backend_env_count++;
+  }
+  const char **app_env = calloc(env_count + n + backend_env_count + 5, sizeof *app_env);
+  for (size_t i = 0; app_env && i < env_count; i++)
+    app_env[i] = session_env[i];
+  if (app_env && fork_env)
+    app_env[env_count++] = fork_env;
+  char **collectors = collector_environment(names, libs, n);
+  preload_runtime_first(libs);
+  for (size_t i = 0; app_env && collectors && collectors[i]; i++)
+    app_env[env_count++] = collectors[i];
+  if (app_env && o->start_paused)
+    app_env[env_count++] = "TRACER_START_PAUSED=1";
+  if (app_env && o->runtime_calls)
+    app_env[env_count++] = "TRACER_RUNTIME_CALLS=1";
+  for (size_t i = 0; app_env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
+      const char *entry = b->environment[k];
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(entry, "="), entry);
+      if (!getenv(name))
+        app_env[env_count++] = entry;
+    }
+  }
+  struct launch_request req = {
+      .argv = (const char *const *)o->app,
+      .preload_libraries = (const char *const *)libs,
+      .extra_environment = app_env ? app_env : session_env,
+      .removed_environment = session_app_environment_removed(session),
+  };
+  /* Until the app ends, the record says the end was not seen: a tracer killed with its
+   * job (a batch time limit) leaves a trace that says so. */
+  struct run_record unseen = {.present = true, .exit_code = -1};
+  snprintf(unseen.status, sizeof unseen.status,
+           "end was not seen (the tracer was stopped before it)");
+  for (char **a = o->app; *a; a++) {
+    size_t used = strlen(unseen.command);
+    snprintf(unseen.command + used, sizeof unseen.command - used, "%s%s", a == o->app ? "" : " ",
+             *a);
+  }
+  log_debug("session daemon: %s", session_lttng_home(session) ? session_lttng_home(session)
+                                                                 : "root's, in /var/run/lttng");
+  if (session_lttng_home(session)) {
+    snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
+    gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
+    unseen.tracer_pid = (long)getpid();
+  }
+  run_record_write(trace_dir, &unseen);
+  struct launch_process *app = NULL;
+  struct launch_error lerr;
+  struct timespec app_start, app_end;
+  clock_gettime(CLOCK_MONOTONIC, &app_start);
+  enum launch_status ls = launch_start(&req, &app, &lerr);
+  if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
+    log_error("%s", serr.message);
+    launch_free(app);
+    app = NULL;
+    ls = LAUNCH_ERR_SYSTEM;
+    snprintf(lerr.message, sizeof lerr.message, "Cannot trace the app: session refused it");
+  }
+  if (ls == LAUNCH_OK)
+    ls = launch_release(app, &lerr);
+  int status = 0;
+  if (ls == LAUNCH_OK)
+    ls = launch_wait(app, &status, &lerr);
+  clock_gettime(CLOCK_MONOTONIC, &app_end);
+  fork_listener_stop(forks);
+  free(app_env);
+  free_strings(collectors);
+  struct session_end_report report = {0};
+  if (session_end(session, &report, &serr) != SESSION_OK)
+    log_error("%s", serr.message);
+  nftw(trace_dir, drop_group_write, 16, FTW_PHYS);
+  if (ls != LAUNCH_OK) {
+    log_error("%s", lerr.message);
+    rc = launch_status_exit_code(ls);
+    launch_free(app);
+    goto done;
+  }
+  rc = launch_exit_code(status);
+  struct run_record run = {.present = true, .exit_code = rc,
+                           .discarded_events = report.discarded_events,
+                           .lost_packets = report.lost_packets,
+                           .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
+                                      (uint64_t)app_end.tv_nsec - (uint64_t)app_start.tv_nsec,
+                           .event_ps = cost.event_ps,
+                           .byte_ps = cost.byte_ps,
+                           .call_ps = cost.call_ps};
+  launch_describe_status(status, run.status, sizeof run.status);
+  run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  for (char **a = o->app; *a; a++) {
+    size_t used = strlen(run.command);
+    snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
+  }
+  if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
+    write_rank_timeline(o, trace_dir);
+  if (run_record_write(trace_dir, &run))
+    log_warn("cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
+  if (!run.clean)
+    log_info("the app %s%s", strncmp(run.status, "killed", 6) == 0 ? "was " : "", run.status);
+  launch_free(app);
+  if (report.lost_packets)
+    log_warn("%llu packets were lost by the consumer", (unsigned long long)report.lost_packets);
+  /* "trace saved" only of a trace that can be read: metadata, and events unless the app
+   * made no traced call. */
+  enum session_trace_content content = session_trace_content(trace_dir);
+  if (content == SESSION_TRACE_NO_METADATA) {
+    if (report.daemon_lost)
+      log_error("No trace was saved in %s: the session daemon ended before writing the trace's "
+                "metadata, and every event of the app is lost", trace_dir);
+    else
+      log_error("No trace was saved in %s: the app never registered with the session daemon "
+                "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);
+    if (rc == 0)
+      rc = report.daemon_lost ? TRACER_EXIT_SESSION : TRACER_EXIT_ANALYSIS;
+    goto done;
+  }
+  if (o->job_member) /* rank 0 reports for the whole job */
+    goto done;
+  mark_latest(trace_dir);
+  if (report.daemon_lost)
+    log_error("Only part of the trace was saved in %s: what the session daemon wrote before it "
+              "ended; the tables below count that part", trace_dir);
+  else if (content == SESSION_TRACE_NO_EVENTS)
+    log_info("trace saved in %s: it holds no event (the app made no traced call)", trace_dir);
+  else
+    log_info("trace saved in %s", trace_dir);
+  int arc = analyse_trace(o, trace_dir);
+  if (report.daemon_lost && rc == 0)
+    rc = TRACER_EXIT_SESSION;
+  if (arc && rc == 0)
+    rc = arc;
+done:
+  if (session)
+    session_free(session);
+  free_strings(patterns);
+  free_strings(names);
+  free_strings(libs);
+  free(trace_dir);
+  free(clock_plugin);
+  return rc;
+}

@@ -1,0 +1,358 @@
+/* perfetto: the timeline as Perfetto protobuf; see perfetto.h. */
+#include "perfetto.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfetto_internal.h"
+#include "perfetto_proto.h"
+
+int perfetto_part_path(const char *path, unsigned part, char *out, size_t out_size) {
+  if (part == 1)
+    return snprintf(out, out_size, "%s", path) < (int)out_size ? 0 : -1;
+  size_t len = strlen(path);
+  const char *suffix = ".pftrace";
+  size_t stem = len >= 8 && strcmp(path + len - 8, suffix) == 0 ? len - 8 : len;
+  int n = part == 0 ? snprintf(out, out_size, "%.*s.summary.pftrace", (int)stem, path)
+                    : snprintf(out, out_size, "%.*s.part%u.pftrace", (int)stem, path, part);
+  return n > 0 && (size_t)n < out_size ? 0 : -1;
+}
+
+/* ---- Tracks -------------------------------------------------------------------------- */
+
+static struct pf_track *track_of(struct perfetto *pf, timeline_track uuid) {
+  return uuid && uuid <= pf->track_count ? &pf->tracks[uuid - 1] : NULL;
+}
+
+/* A track made by the writer: its descriptor in the part and in the summary. Tracks come
+ * numbered from 1 in order. */
+static int on_track(void *state, const struct timeline_track_info *info) {
+  struct perfetto *pf = state;
+  if (pf->track_count == pf->track_cap) {
+    size_t cap = pf->track_cap ? pf->track_cap * 2 : 64;
+    struct pf_track *grown = realloc(pf->tracks, cap * sizeof *grown);
+    if (!grown)
+      return perfetto_fail(pf, "Cannot write the timeline: out of memory");
+    pf->tracks = grown;
+    pf->track_cap = cap;
+  }
+  struct pf_track *t = &pf->tracks[pf->track_count];
+  *t = (struct pf_track){.uuid = info->uuid, .parent = info->parent, .kind = info->kind,
+                         .id = info->id, .pid = info->pid, .unit = info->unit};
+  if (!(t->name = strdup(info->name ? info->name : "")))
+    return perfetto_fail(pf, "Cannot write the timeline: out of memory");
+  pf->track_count++;
+  t->written = t->uuid + pf->options.uuid_base;
+  if (t->kind == TIMELINE_TRACK_HOST && pf->options.uuid_base) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the host name, top bit set */
+    for (const char *c = t->name; *c; c++)
+      h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    t->written = h | 1ull << 63;
+  }
+  pf_file_track_descriptor(&pf->part, &pf->packet, t);
+  if (pf_file_packet(pf, &pf->part, &pf->packet) || pf_file_packet(pf, &pf->summary, &pf->packet))
+    return -1;
+  return 0;
+}
+
+/* ---- Parts --------------------------------------------------------------------------- */
+
+static int next_part(struct perfetto *pf) {
+  if (pf_file_close(pf, &pf->part))
+    return -1;
+  char name[4096];
+  if (perfetto_part_path(pf->path, ++pf->part_number, name, sizeof name))
+    return perfetto_fail(pf, "Cannot name the timeline's part %u: path=%s", pf->part_number,
+                         pf->path);
+  if (pf_file_open(pf, &pf->part, name, true))
+    return -1;
+  for (size_t i = 0; i < pf->track_count; i++) {
+    pf_file_track_descriptor(&pf->part, &pf->packet, &pf->tracks[i]);
+    if (pf_file_packet(pf, &pf->part, &pf->packet))
+      return -1;
+  }
+  return 0;
+}
+
+/* ---- Events -------------------------------------------------------------------------- */
+
+static void put_args(struct pb *p, const struct trace_arg *args, size_t count,
+                     const uint64_t *name_iids) {
+  for (size_t i = 0; i < count; i++) {
+    const struct trace_arg *a = &args[i];
+    size_t m = pb_begin(p, EVENT_DEBUG_ANNOTATIONS);
+    if (name_iids[i])
+      pb_varint(p, ANNOTATION_NAME_IID, name_iids[i]);
+    else
+      pb_string(p, ANNOTATION_NAME, a->name);
+    switch (a->kind) {
+    case TRACE_ARG_INT: pb_sint(p, ANNOTATION_INT, a->v.i); break;
+    case TRACE_ARG_UINT: pb_varint(p, ANNOTATION_UINT, a->v.u); break;
+    case TRACE_ARG_DOUBLE: pb_double(p, ANNOTATION_DOUBLE, a->v.d); break;
+    case TRACE_ARG_STRING: pb_string(p, ANNOTATION_STRING, a->v.s); break;
+    case TRACE_ARG_POINTER: pb_varint(p, ANNOTATION_POINTER, a->v.u); break;
+    }
+    pb_end(p, m);
+  }
+}
+
+enum { MAX_INTERNED_ARGS = 64 };
+
+/* A begin or instant event's packet: names first interned (in the packet's interned
+ * data), then the event. */
+static void event_packet(struct pf_file *file, struct pb *p, uint64_t ts, int type,
+                         timeline_track track, const char *name, const char *category,
+                         const struct trace_arg *args, size_t arg_count, uint64_t flow_out,
+                         uint64_t flow_in, bool stable) {
+  pb_reset(p);
+  pf_file_packet_head(file, p, ts, true);
+  size_t data = 0;
+  uint64_t iid = pf_file_intern(file, name, false, stable, p, &data);
+  uint64_t arg_iids[MAX_INTERNED_ARGS];
+  if (arg_count > MAX_INTERNED_ARGS)
+    arg_count = MAX_INTERNED_ARGS;
+  for (size_t i = 0; i < arg_count; i++)
+    arg_iids[i] = pf_file_intern(file, args[i].name, true, stable, p, &data);
+  if (data)
+    pb_end(p, data);
+  size_t e = pb_begin(p, PACKET_TRACK_EVENT);
+  pb_varint(p, EVENT_TYPE, (uint64_t)type);
+  pb_varint(p, EVENT_TRACK_UUID, pf_file_uuid(file, track));
+  if (iid)
+    pb_varint(p, EVENT_NAME_IID_FIELD, iid);
+  else
+    pb_string(p, EVENT_NAME_FIELD, name);
+  if (category)
+    pb_string(p, EVENT_CATEGORIES, category);
+  put_args(p, args, arg_count, arg_iids);
+  if (flow_out)
+    pb_fixed64(p, EVENT_FLOW_IDS, flow_out);
+  if (flow_in)
+    pb_fixed64(p, EVENT_TERMINATING_FLOW_IDS, flow_in);
+  pb_end(p, e);
+}
+
+static void end_packet(struct pf_file *file, struct pb *p, uint64_t ts, timeline_track track) {
+  pb_reset(p);
+  pf_file_packet_head(file, p, ts, true);
+  size_t e = pb_begin(p, PACKET_TRACK_EVENT);
+  pb_varint(p, EVENT_TYPE, TYPE_SLICE_END);
+  pb_varint(p, EVENT_TRACK_UUID, pf_file_uuid(file, track));
+  pb_end(p, e);
+}
+
+static int write_slice(struct perfetto *pf, struct pf_file *file, timeline_track track,
+                       const struct timeline_slice *s, bool may_split) {
+  for (int attempt = 0;; attempt++) {
+    event_packet(file, &pf->packet, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category,
+                 s->args, s->arg_count, s->flow_out, s->flow_in, s->stable_names);
+    end_packet(file, &pf->packet2, s->end, track);
+    uint64_t size = pf->packet.len + pf->packet2.len + 16;
+    if (!may_split || attempt || file->events == 0 ||
+        file->bytes + size <= pf->options.split_bytes)
+      break;
+    /* The names interned above belong to the closing part; the next part interns
+     * them again, so the packets are built again. */
+    if (next_part(pf))
+      return -1;
+  }
+  file->events++;
+  return pf_file_packet(pf, file, &pf->packet) || pf_file_packet(pf, file, &pf->packet2) ? -1 : 0;
+}
+
+static void keep_longest(struct perfetto *pf, timeline_track track,
+                         const struct timeline_slice *s) {
+  uint64_t d = s->end - s->start;
+  size_t n = pf->longest_count, cap = pf->options.summary_slices;
+  struct summary_slice *h = pf->longest;
+  if (n == cap && d <= h[0].duration)
+    return;
+  char *name = strdup(s->name);
+  if (!name)
+    return;
+  struct summary_slice item = {d, s->start, s->end, track, name};
+  size_t at;
+  if (n < cap) { /* sift up */
+    at = pf->longest_count++;
+    while (at > 0 && h[(at - 1) / 2].duration > d) {
+      h[at] = h[(at - 1) / 2];
+      at = (at - 1) / 2;
+    }
+  } else { /* replace the shortest, sift down */
+    free(h[0].name);
+    at = 0;
+    for (;;) {
+      size_t c = 2 * at + 1;
+      if (c >= n)
+        break;
+      if (c + 1 < n && h[c + 1].duration < h[c].duration)
+        c++;
+      if (h[c].duration >= d)
+        break;
+      h[at] = h[c];
+      at = c;
+    }
+  }
+  h[at] = item;
+}
+
+static int on_slice(void *state, timeline_track track, const struct timeline_slice *s) {
+  struct perfetto *pf = state;
+  if (write_slice(pf, &pf->part, track, s, true))
+    return -1;
+  keep_longest(pf, track, s);
+  return 0;
+}
+
+static int on_instant(void *state, timeline_track track, uint64_t ts, const char *name,
+                      const struct trace_arg *args, size_t arg_count) {
+  struct perfetto *pf = state;
+  for (int attempt = 0;; attempt++) {
+    event_packet(&pf->part, &pf->packet, ts, TYPE_INSTANT, track, name, NULL, args, arg_count,
+                 0, 0, false);
+    if (attempt || pf->part.events == 0 ||
+        pf->part.bytes + pf->packet.len + 8 <= pf->options.split_bytes)
+      break;
+    if (next_part(pf))
+      return -1;
+  }
+  pf->part.events++;
+  return pf_file_packet(pf, &pf->part, &pf->packet);
+}
+
+static void counter_packet(struct pf_file *file, struct pb *p, timeline_track track, uint64_t ts,
+                           double value) {
+  pb_reset(p);
+  pf_file_packet_head(file, p, ts, true);
+  size_t e = pb_begin(p, PACKET_TRACK_EVENT);
+  pb_varint(p, EVENT_TYPE, TYPE_COUNTER);
+  pb_varint(p, EVENT_TRACK_UUID, pf_file_uuid(file, track));
+  pb_double(p, EVENT_DOUBLE_COUNTER_VALUE, value);
+  pb_end(p, e);
+}
+
+static int on_counter(void *state, timeline_track track, uint64_t ts, double value) {
+  struct perfetto *pf = state;
+  struct pf_track *t = track_of(pf, track);
+  counter_packet(&pf->part, &pf->packet, track, ts, value);
+  if (pf->part.events && pf->part.bytes + pf->packet.len + 8 > pf->options.split_bytes) {
+    if (next_part(pf)) /* which builds packets of its own: build this one again */
+      return -1;
+    counter_packet(&pf->part, &pf->packet, track, ts, value);
+  }
+  pf->part.events++;
+  if (pf_file_packet(pf, &pf->part, &pf->packet))
+    return -1;
+  if (t && (!t->summary_any || ts >= t->summary_last + pf->options.summary_interval ||
+            ts < t->summary_last)) {
+    t->summary_any = true;
+    t->summary_last = ts;
+    counter_packet(&pf->summary, &pf->packet, track, ts, value);
+    return pf_file_packet(pf, &pf->summary, &pf->packet);
+  }
+  return 0;
+}
+
+/* ---- Closing ------------------------------------------------------------------------- */
+
+static void free_perfetto(struct perfetto *pf) {
+  for (size_t i = 0; i < pf->track_count; i++)
+    free(pf->tracks[i].name);
+  free(pf->tracks);
+  free(pf->longest);
+  pb_free(&pf->packet);
+  pb_free(&pf->packet2);
+  free(pf->path);
+  free(pf);
+}
+
+static int on_close(void *state, struct timeline_stats *stats, char *error,
+                    size_t error_size) {
+  struct perfetto *pf = state;
+  int rc = pf->error[0] ? -1 : 0;
+  for (size_t i = 0; i < pf->longest_count; i++) {
+    struct summary_slice *l = &pf->longest[i];
+    struct timeline_slice s = {.track = l->track, .start = l->start, .end = l->end,
+                               .name = l->name};
+    if (rc == 0 && pf->summary.fd >= 0 && write_slice(pf, &pf->summary, l->track, &s, false))
+      rc = -1;
+    free(l->name);
+  }
+  bool split = pf->part_number > 1;
+  char summary_path[4096] = "";
+  if (pf->summary.path)
+    snprintf(summary_path, sizeof summary_path, "%s", pf->summary.path);
+  if (pf_file_close(pf, &pf->part))
+    rc = -1;
+  if (pf_file_close(pf, &pf->summary))
+    rc = -1;
+  if (!split && summary_path[0])
+    unlink(summary_path); /* one file holds everything: no summary needed */
+  if (stats) {
+    stats->parts = pf->part_number;
+    stats->summary = split;
+    stats->bytes = 0; /* from the files' sizes */
+    for (unsigned p = split ? 0 : 1; pf->path && p <= pf->part_number; p++) {
+      char name[4096];
+      FILE *f;
+      if (perfetto_part_path(pf->path, p, name, sizeof name) == 0 && p &&
+          (f = fopen(name, "rb"))) {
+        fseek(f, 0, SEEK_END);
+        stats->bytes += (uint64_t)ftell(f);
+        fclose(f);
+      }
+    }
+  }
+  if (error && error_size)
+    snprintf(error, error_size, "%s", pf->error);
+  free_perfetto(pf);
+  return rc;
+}
+
+static const char *on_error(const void *state) {
+  return ((const struct perfetto *)state)->error;
+}
+
+static const struct timeline_sink_ops perfetto_ops = {
+    .track = on_track,
+    .slice = on_slice,
+    .instant = on_instant,
+    .counter = on_counter,
+    .close = on_close,
+    .error = on_error,
+};
+
+int perfetto_sink_open(const struct perfetto_options *options, struct timeline_sink *sink,
+                       struct diag *d) {
+  struct perfetto *pf = calloc(1, sizeof *pf);
+  if (!pf)
+    return diag_error(d, "Cannot write the timeline: out of memory");
+  pf->options = *options;
+  if (!pf->options.split_bytes)
+    pf->options.split_bytes = PERFETTO_DEFAULT_SPLIT_BYTES;
+  if (!pf->options.summary_interval)
+    pf->options.summary_interval = 1000000;
+  if (!pf->options.summary_slices)
+    pf->options.summary_slices = 1000;
+  pf->path = strdup(options->path);
+  pf->longest = calloc(pf->options.summary_slices, sizeof *pf->longest);
+  pf->part.fd = pf->summary.fd = -1;
+  char name[4096];
+  pf->part_number = 1;
+  if (!pf->path || !pf->longest)
+    perfetto_fail(pf, "Cannot write the timeline: out of memory");
+  else if (pf_file_open(pf, &pf->part, pf->path, true) == 0 &&
+           (perfetto_part_path(pf->path, 0, name, sizeof name) ||
+            pf_file_open(pf, &pf->summary, name, false)))
+    perfetto_fail(pf, "Cannot create the timeline summary: file=%s", name);
+  if (pf->error[0]) {
+    diag_error(d, "%s", pf->error);
+    on_close(pf, NULL, NULL, 0);
+    return -1;
+  }
+  pf->options.path = pf->path;
+  *sink = (struct timeline_sink){&perfetto_ops, pf};
+  return 0;
+}

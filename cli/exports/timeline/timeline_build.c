@@ -1,0 +1,558 @@
+/* timeline_build: see timeline_build.h. */
+#include "timeline_build.h"
+
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "consumer_thread.h"
+#include "tracer_runtime.h"
+
+enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
+enum { MAX_OPENERS = 64, MAX_HELD = 64, HELD_ARGS = 32, HELD_TEXT = 1024, RECENT_CALLS = 64 };
+
+/* A call or a device command waiting for its other end of a flow. */
+struct pending {
+  int64_t pid;
+  int kind;              /* enum tracer_command_kind */
+  const char *function;  /* transfers: the enqueue function's name (static data) */
+  uint64_t start;
+  uint64_t flow;
+  /* Exact identity (the submitting call's thread and start), when the trace gives it:
+   * calls always; device commands when call_tid != 0. */
+  int64_t tid;
+  uint64_t call_start;
+};
+
+/* A call whose slice waits for the region it opened: a region starts when its opening
+ * call does, and Perfetto orders equal times as written, so the region must be written
+ * first for the call to nest inside it. */
+struct held_call {
+  bool used;
+  const char *host;
+  int64_t pid, tid;
+  struct timeline_slice slice;
+  struct trace_arg args[HELD_ARGS];
+  char text[HELD_TEXT];
+};
+
+struct fifo {
+  struct pending items[MAX_PENDING];
+  size_t head, count;
+  size_t identified; /* items with a thread (tid != 0): take_exact() looks only then */
+};
+
+struct allocation {
+  int64_t pid;
+  uint64_t handle, bytes;
+};
+
+struct timeline_builder {
+  struct consumer_thread *thread; /* the writing on a thread of its own; NULL: none */
+  struct timeline *tl;
+  const struct timeline_build_options *options;
+  struct fifo calls, devices;
+  uint64_t next_flow;
+  struct allocation *allocations; /* open addressing by handle; owned */
+  size_t allocation_cap, allocation_count;
+  struct recent_thread {
+    const char *host;
+    int64_t pid, tid;
+    timeline_track track;
+  } recent[RECENT_THREADS];
+  struct process_memory {
+    int64_t pid;
+    const char *host;
+    timeline_track counter;
+    int64_t bytes;
+  } *memory;
+  size_t memory_count;
+  /* Functions that open regions, learned from the trace: a closed region whose start is
+   * the start of a call of its thread seen shortly before. */
+  struct opener {
+    const struct tracer_backend_desc *desc;
+    int function;
+  } openers[MAX_OPENERS];
+  size_t opener_count;
+  struct recent_call {
+    int64_t pid, tid;
+    uint64_t start;
+    const struct tracer_backend_desc *desc;
+    int function;
+  } recent_calls[RECENT_CALLS];
+  size_t recent_next;
+  struct held_call held[MAX_HELD];
+  int64_t rank_pid; /* a rank's first process */
+};
+
+static int command_kind(enum tracer_meaning m) {
+  switch (m) {
+  case TRACER_MEANING_KERNEL_LAUNCH: return TRACER_COMMAND_KERNEL;
+  case TRACER_MEANING_TRANSFER: return TRACER_COMMAND_TRANSFER;
+  case TRACER_MEANING_COMMAND: return TRACER_COMMAND_OTHER;
+  default: return -1;
+  }
+}
+
+static bool matches(const struct pending *p, int64_t pid, int kind, const char *function) {
+  return p->pid == pid && p->kind == kind &&
+         (kind != TRACER_COMMAND_TRANSFER || !p->function || !function ||
+          strcmp(p->function, function) == 0);
+}
+
+/* The oldest match, taken out; 0 when none. `call_side`: the call must start no later
+ * than the device command (calls queue); else the device command no earlier than the
+ * call (devices queue). A call's event comes when it returns, after its device work may
+ * have finished, and calls of several threads interleave: when no match keeps that order,
+ * the oldest match of the same process and kind is taken, so that every flow has both
+ * ends. */
+static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function,
+                     uint64_t start, bool call_side) {
+  size_t found = q->count;
+  for (size_t i = 0; i < q->count; i++) {
+    struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
+    if (!matches(p, pid, kind, function) || (!call_side && p->tid))
+      continue;
+    if (found == q->count)
+      found = i;
+    if (call_side ? p->start <= start : p->start >= start) {
+      found = i;
+      break;
+    }
+  }
+  if (found == q->count)
+    return 0;
+  uint64_t flow = q->items[(q->head + found) % MAX_PENDING].flow;
+  q->identified -= q->items[(q->head + found) % MAX_PENDING].tid != 0;
+  /* Close the hole: move the older ones up by one. */
+  for (size_t k = found; k > 0; k--)
+    q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
+  q->head = (q->head + 1) % MAX_PENDING;
+  q->count--;
+  return flow;
+}
+
+/* The pending entry of exactly this call (process, thread, start within the 1 ns that
+ * converting two clock values may differ by), taken out; 0 when none. */
+static uint64_t take_exact(struct fifo *q, int64_t pid, int64_t tid, uint64_t start) {
+  for (size_t i = 0; q->identified && i < q->count; i++) {
+    struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
+    if (p->pid != pid || p->tid != tid || p->call_start + 1 < start || start + 1 < p->call_start)
+      continue;
+    uint64_t flow = p->flow;
+    q->identified--;
+    for (size_t k = i; k > 0; k--)
+      q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
+    q->head = (q->head + 1) % MAX_PENDING;
+    q->count--;
+    return flow;
+  }
+  return 0;
+}
+
+static void put(struct fifo *q, struct pending p) {
+  if (q->count == MAX_PENDING) { /* never matched: forget the oldest */
+    q->identified -= q->items[q->head].tid != 0;
+    q->head = (q->head + 1) % MAX_PENDING;
+    q->count--;
+  }
+  q->identified += p.tid != 0;
+  q->items[(q->head + q->count++) % MAX_PENDING] = p;
+}
+
+static timeline_track process_track(struct timeline_builder *b, const char *host, int64_t pid) {
+  char name[256];
+  if (b->options->is_rank) {
+    /* The rank's first process is the rank; others (forked) say their pid. */
+    if (!b->rank_pid)
+      b->rank_pid = pid;
+    if (pid == b->rank_pid)
+      snprintf(name, sizeof name, "rank %ld (%s)", b->options->rank, host);
+    else
+      snprintf(name, sizeof name, "rank %ld (%s) pid %" PRId64, b->options->rank, host, pid);
+  } else if (b->options->app_name)
+    snprintf(name, sizeof name, "%s (pid %" PRId64 ")", b->options->app_name, pid);
+  else
+    snprintf(name, sizeof name, "pid %" PRId64, pid);
+  return timeline_process(b->tl, timeline_host(b->tl, host), pid, name);
+}
+
+static struct process_memory *memory_of(struct timeline_builder *b, const char *host, int64_t pid) {
+  for (size_t i = 0; i < b->memory_count; i++)
+    if (b->memory[i].pid == pid && strcmp(b->memory[i].host, host) == 0)
+      return &b->memory[i];
+  struct process_memory *grown = realloc(b->memory, (b->memory_count + 1) * sizeof *grown);
+  if (!grown)
+    return NULL;
+  b->memory = grown;
+  struct process_memory *m = &b->memory[b->memory_count];
+  m->host = strdup(host);
+  m->counter = timeline_counter_track(b->tl, process_track(b, host, pid),
+                                      "memory allocated (traced APIs)", TIMELINE_UNIT_BYTES);
+  if (!m->host || !m->counter)
+    return NULL;
+  m->pid = pid;
+  m->bytes = 0;
+  return &b->memory[b->memory_count++];
+}
+
+static struct allocation *allocation_slot(struct timeline_builder *b, int64_t pid, uint64_t handle,
+                                          bool add) {
+  if (add && (b->allocation_count + 1) * 2 > b->allocation_cap) {
+    size_t cap = b->allocation_cap ? b->allocation_cap * 2 : 1024;
+    if (b->allocation_count >= MAX_ALLOCATIONS)
+      return NULL;
+    struct allocation *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      return NULL;
+    for (size_t i = 0; i < b->allocation_cap; i++) {
+      if (!b->allocations[i].handle)
+        continue;
+      size_t at = (b->allocations[i].handle * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
+      while (slots[at].handle)
+        at = (at + 1) & (cap - 1);
+      slots[at] = b->allocations[i];
+    }
+    free(b->allocations);
+    b->allocations = slots;
+    b->allocation_cap = cap;
+  }
+  if (!b->allocation_cap)
+    return NULL;
+  size_t at = (handle * 0x9e3779b97f4a7c15ull) >> 20 & (b->allocation_cap - 1);
+  for (; b->allocations[at].handle; at = (at + 1) & (b->allocation_cap - 1))
+    if (b->allocations[at].handle == handle && b->allocations[at].pid == pid)
+      return &b->allocations[at];
+  return add ? &b->allocations[at] : NULL;
+}
+
+static const struct trace_arg *arg_named(const struct trace_call *c, const char *name) {
+  for (size_t i = 0; name && i < c->arg_count; i++)
+    if (strcmp(c->args[i].name, name) == 0)
+      return &c->args[i];
+  return NULL;
+}
+
+/* Memory through alloc and free meanings: the size from the spec's bytes param, the
+ * handle from the result; a free names the handle in one of its pointer arguments. */
+static int track_memory(struct timeline_builder *b, const struct trace_call *c,
+                        const struct tracer_function_desc *fn) {
+  if (c->failed || (fn->meaning != TRACER_MEANING_ALLOC && fn->meaning != TRACER_MEANING_FREE))
+    return 0;
+  int64_t delta = 0;
+  if (fn->meaning == TRACER_MEANING_ALLOC) {
+    const struct trace_arg *size = arg_named(c, fn->bytes_param);
+    const struct trace_arg *result = arg_named(c, "result");
+    if (!size || !result || result->kind != TRACE_ARG_POINTER || !result->v.u)
+      return 0;
+    struct allocation *a = allocation_slot(b, c->pid, result->v.u, true);
+    if (!a)
+      return 0;
+    if (!a->handle)
+      b->allocation_count++;
+    else
+      delta -= (int64_t)a->bytes;
+    *a = (struct allocation){c->pid, result->v.u, size->v.u};
+    delta += (int64_t)size->v.u;
+  } else {
+    for (size_t i = 0; i < c->arg_count && !delta; i++) {
+      if (c->args[i].kind != TRACE_ARG_POINTER || !c->args[i].v.u)
+        continue;
+      struct allocation *a = allocation_slot(b, c->pid, c->args[i].v.u, false);
+      if (!a)
+        continue;
+      delta = -(int64_t)a->bytes;
+      /* Deleting from open addressing: re-insert the rest of the run. */
+      size_t at = (size_t)(a - b->allocations);
+      a->handle = 0;
+      b->allocation_count--;
+      for (size_t k = (at + 1) & (b->allocation_cap - 1); b->allocations[k].handle;
+           k = (k + 1) & (b->allocation_cap - 1)) {
+        struct allocation moved = b->allocations[k];
+        b->allocations[k].handle = 0;
+        *allocation_slot(b, moved.pid, moved.handle, true) = moved;
+      }
+    }
+    if (!delta)
+      return 0;
+  }
+  struct process_memory *m = memory_of(b, c->from.host_name, c->pid);
+  if (!m)
+    return -1;
+  m->bytes += delta;
+  return timeline_counter(b->tl, m->counter, c->end, (double)m->bytes);
+}
+
+/* The thread's track; the last few are remembered, since calls come in runs. */
+static timeline_track thread_track(struct timeline_builder *b, const struct trace_call *c) {
+  struct recent_thread *r = &b->recent[(uint64_t)c->tid % RECENT_THREADS];
+  if (r->track && r->tid == c->tid && r->pid == c->pid && r->host == c->from.host_name)
+    return r->track;
+  char name[64];
+  snprintf(name, sizeof name, "thread %" PRId64, c->tid);
+  timeline_track process = process_track(b, c->from.host_name, c->pid);
+  timeline_track thread = timeline_thread(b->tl, process, c->pid, c->tid, name);
+  /* The host string belongs to the trace (its env), so its address is a fair key. */
+  *r = (struct recent_thread){c->from.host_name, c->pid, c->tid, thread};
+  return thread;
+}
+
+static bool is_opener(const struct timeline_builder *b, const struct trace_call *c) {
+  for (size_t i = 0; i < b->opener_count; i++)
+    if (b->openers[i].desc == c->desc && b->openers[i].function == c->function)
+      return true;
+  return false;
+}
+
+/* Keeps the slice of a call that opens a region until the region closes; false when
+ * no place is left (the slice is then written at once, and the region goes on a lane). */
+static bool hold(struct timeline_builder *b, const struct trace_call *c,
+                 const struct timeline_slice *s) {
+  struct held_call *h = NULL;
+  for (size_t i = 0; i < MAX_HELD && !h; i++)
+    if (!b->held[i].used)
+      h = &b->held[i];
+  if (!h)
+    return false;
+  *h = (struct held_call){.used = true, .host = c->from.host_name, .pid = c->pid, .tid = c->tid,
+                          .slice = *s};
+  size_t n = s->arg_count < HELD_ARGS ? s->arg_count : HELD_ARGS, used = 0;
+  for (size_t i = 0; i < n; i++) {
+    h->args[i] = s->args[i];
+    if (s->args[i].kind != TRACE_ARG_STRING)
+      continue;
+    size_t len = strlen(s->args[i].v.s);
+    if (used + len + 1 > HELD_TEXT)
+      len = used + 1 < HELD_TEXT ? HELD_TEXT - used - 1 : 0;
+    memcpy(h->text + used, s->args[i].v.s, len);
+    h->text[used + len] = 0;
+    h->args[i].v.s = h->text + used;
+    used += len + 1;
+  }
+  h->slice.args = h->args;
+  h->slice.arg_count = n;
+  return true;
+}
+
+static int write_held(struct timeline_builder *b, struct held_call *h) {
+  h->used = false;
+  return timeline_slice(b->tl, &h->slice);
+}
+
+static int on_call(void *context, const struct trace_call *c) {
+  struct timeline_builder *b = context;
+  const struct tracer_function_desc *fn = &c->desc->functions[c->function];
+  timeline_track thread = thread_track(b, c);
+  if (!thread)
+    return -1;
+  struct timeline_slice s = {.track = thread, .start = c->start, .end = c->end,
+                             .name = fn->name, .args = c->args, .arg_count = c->arg_count,
+                             .stable_names = true};
+  int kind = command_kind(fn->meaning);
+  /* A device command recorded before its call returned names it exactly, whatever the
+   * call means (an OMPT callback's row). */
+  s.flow_out = take_exact(&b->devices, c->pid, c->tid, c->start);
+  if (kind >= 0 && !c->failed && !s.flow_out) {
+    s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
+    if (!s.flow_out) {
+      s.flow_out = ++b->next_flow;
+      put(&b->calls, (struct pending){c->pid, kind, fn->name, c->start, s.flow_out, c->tid,
+                                      c->start});
+    }
+  }
+  b->recent_calls[b->recent_next++ % RECENT_CALLS] =
+      (struct recent_call){c->pid, c->tid, c->start, c->desc, c->function};
+  if (!(is_opener(b, c) && hold(b, c, &s)) && timeline_slice(b->tl, &s))
+    return -1;
+  return track_memory(b, c, fn);
+}
+
+/* A region: a slice on its thread's track, around the calls made inside it; then the
+ * call that opened it, if held. */
+static int on_region(void *context, const struct trace_region *r) {
+  struct timeline_builder *b = context;
+  if (!r->has_ids)
+    return 0;
+  struct trace_call as_call = {.from.host_name = r->from.host_name, .pid = r->pid,
+                               .tid = r->tid};
+  timeline_track thread = thread_track(b, &as_call);
+  if (!thread)
+    return -1;
+  struct held_call *opener = NULL;
+  for (size_t i = 0; i < MAX_HELD && !opener; i++) {
+    struct held_call *h = &b->held[i];
+    if (h->used && h->tid == r->tid && h->pid == r->pid && h->slice.start == r->start &&
+        strcmp(h->host, r->from.host_name) == 0)
+      opener = h;
+  }
+  if (!opener) { /* learn which function opened it, for the next ones */
+    for (size_t i = 0; i < RECENT_CALLS; i++) {
+      const struct recent_call *rc = &b->recent_calls[i];
+      if (!rc->desc || rc->tid != r->tid || rc->pid != r->pid || rc->start != r->start)
+        continue;
+      struct trace_call probe = {.desc = rc->desc, .function = rc->function};
+      if (!is_opener(b, &probe) && b->opener_count < MAX_OPENERS)
+        b->openers[b->opener_count++] = (struct opener){rc->desc, rc->function};
+      break;
+    }
+  }
+  struct trace_arg args[2] = {
+      {.name = "backend", .kind = TRACE_ARG_STRING, .v.s = r->backend},
+      {.name = "depth", .kind = TRACE_ARG_UINT, .v.u = r->depth},
+  };
+  struct timeline_slice s = {.track = thread, .start = r->start, .end = r->end,
+                             .name = r->name, .category = "region", .args = args,
+                             .arg_count = 2};
+  if (timeline_slice(b->tl, &s))
+    return -1;
+  return opener ? write_held(b, opener) : 0;
+}
+
+static int on_device(void *context, const struct trace_device *d) {
+  struct timeline_builder *b = context;
+  if (!d->has_ids)
+    return 0;
+  char device_name[128], queue_name[64], name[160];
+  const char *backend = d->desc ? d->desc->name : "unknown";
+  snprintf(device_name, sizeof device_name, "%s device", backend);
+  snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
+           d->pid);
+  timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->from.host_name),
+                                           device_name);
+  /* A queue is an address in its process: a forked child's may have its parent's. */
+  timeline_track queue = timeline_queue(b->tl, device, d->queue ^ (uint64_t)d->pid << 48,
+                                        queue_name);
+  if (!queue)
+    return -1;
+  /* The enqueue function, named alone or with its copy's kind ("hipMemcpy(D2H)"). */
+  const char *function = NULL, *direction = NULL;
+  const char *paren = strchr(d->name, '(');
+  size_t function_len = paren ? (size_t)(paren - d->name) : strlen(d->name);
+  int index = d->desc ? backends_function_index(d->desc, d->name, function_len) : -1;
+  if (index >= 0) {
+    function = d->desc->functions[index].name;
+    direction = d->desc->functions[index].direction;
+  }
+  char kind_of_copy[16] = "";
+  if (!direction && paren && index >= 0) {
+    for (size_t i = 0; paren[i + 1] && paren[i + 1] != ')' && i + 1 < sizeof kind_of_copy; i++)
+      kind_of_copy[i] = (char)(paren[i + 1] >= 'A' && paren[i + 1] <= 'Z' ? paren[i + 1] + 32
+                                                                           : paren[i + 1]);
+    direction = kind_of_copy;
+  }
+  const char *colon = strchr(d->name, ':'); /* a row's value: "...:transfer_to_device" */
+  if ((!direction || !*direction) && colon)
+    direction = colon + 1;
+  struct trace_arg args[5];
+  size_t n = 0;
+  const char *category = "command";
+  if (d->kind == TRACER_COMMAND_KERNEL) {
+    snprintf(name, sizeof name, "%s", d->name);
+    category = "kernel";
+  } else if (d->kind == TRACER_COMMAND_TRANSFER) {
+    snprintf(name, sizeof name, "copy %s", direction ? direction : "");
+    category = "copy";
+    args[n++] = (struct trace_arg){.name = "bytes", .kind = TRACE_ARG_UINT, .v.u = d->bytes};
+    if (d->end > d->start)
+      args[n++] = (struct trace_arg){.name = "GB/s", .kind = TRACE_ARG_DOUBLE,
+                                        .v.d = (double)d->bytes / (double)(d->end - d->start)};
+  } else {
+    snprintf(name, sizeof name, "%s", d->name);
+  }
+  if (function)
+    args[n++] = (struct trace_arg){.name = "call", .kind = TRACE_ARG_STRING, .v.s = function};
+  if (d->kind != TRACER_COMMAND_KERNEL && (!function || strcmp(function, d->name) != 0))
+    args[n++] = (struct trace_arg){.name = "command", .kind = TRACE_ARG_STRING,
+                                      .v.s = d->name};
+  struct timeline_slice s = {.track = queue, .start = d->start, .end = d->end, .name = name,
+                             .category = category, .args = args, .arg_count = n};
+  if (d->call_tid) {
+    s.flow_in = take_exact(&b->calls, d->pid, d->call_tid, d->call_start);
+  } else {
+    s.flow_in = take(&b->calls, d->pid, d->kind, function, d->start, true);
+  }
+  if (!s.flow_in) {
+    s.flow_in = ++b->next_flow;
+    put(&b->devices, (struct pending){d->pid, d->kind, function, d->start, s.flow_in,
+                                      d->call_tid, d->call_start});
+  }
+  return timeline_slice(b->tl, &s);
+}
+
+/* A second thread pays only with a core of its own: on a 2-core machine that others use
+ * too, the scheduler kept both threads on one core, and with the copies through the pipe
+ * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
+static bool use_pipe(unsigned threads) {
+  if (threads)
+    return threads > 1;
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 2;
+}
+
+/* After the last record: the calls that still wait for a region that never closed. */
+static int on_finish(void *context, const struct trace_summary *summary) {
+  (void)summary;
+  struct timeline_builder *b = context;
+  int rc = 0;
+  for (size_t i = 0; i < MAX_HELD; i++)
+    if (b->held[i].used && write_held(b, &b->held[i]))
+      rc = -1;
+  return rc;
+}
+
+int timeline_builder_open(struct timeline *tl, const struct timeline_build_options *options,
+                          struct timeline_builder **out, struct trace_consumer *consumer,
+                          struct diag *d) {
+  struct timeline_builder *b = calloc(1, sizeof *b);
+  *out = b;
+  if (!b)
+    return diag_error(d, "Cannot write the timeline: out of memory");
+  b->tl = tl;
+  b->options = options;
+  b->next_flow = options->flow_base;
+  struct trace_consumer mine = {
+      .name = "timeline",
+      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_TIMES | TRACE_NEEDS_ARGS,
+      .context = b,
+      .call = on_call,
+      .device = on_device,
+      .region = on_region,
+      .finish = on_finish,
+  };
+  /* Reading the trace on this thread, the timeline's encoding and writing on another
+   * (when that pays); both here when no thread can start. */
+  if (!use_pipe(options->threads) || consumer_thread_open(&mine, &b->thread, consumer))
+    *consumer = mine;
+  return 0;
+}
+
+int timeline_builder_close(struct timeline_builder *b, struct diag *d) {
+  if (!b)
+    return -1;
+  int rc = consumer_thread_close(b->thread) ? -1 : 0;
+  if (timeline_error(b->tl)[0]) {
+    diag_error(d, "%s", timeline_error(b->tl));
+    rc = -1;
+  }
+  for (size_t i = 0; i < b->memory_count; i++)
+    free((char *)b->memory[i].host);
+  free(b->memory);
+  free(b->allocations);
+  free(b);
+  return rc;
+}
+
+int timeline_build(struct trace_reader *reader, struct timeline *tl,
+                   const struct timeline_build_options *options, struct diag *d) {
+  struct timeline_builder *b;
+  struct trace_consumer consumer;
+  if (timeline_builder_open(tl, options, &b, &consumer, d))
+    return -1;
+  const struct trace_consumer *consumers[] = {&consumer};
+  enum trace_read_status read = trace_read(reader, consumers, 1, NULL, d);
+  int rc = timeline_builder_close(b, d);
+  return read == TRACE_READ_OK && rc == 0 ? 0 : -1;
+}

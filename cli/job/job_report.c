@@ -1,0 +1,149 @@
+/* job_report: see job_report.h. */
+#include "job_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "rank_spread.h"
+#include "tally_print.h"
+#include "units.h"
+
+static void size_label(unsigned bucket, char *out, size_t size) {
+  char limit[32];
+  if (bucket == 0) {
+    snprintf(out, size, "0B");
+  } else if (bucket >= JOB_SIZE_BUCKETS - 1) {
+    units_bytes(job_size_bucket_limit(bucket - 1), limit, sizeof limit);
+    snprintf(out, size, "> %s", limit);
+  } else {
+    units_bytes(job_size_bucket_limit(bucket), limit, sizeof limit);
+    snprintf(out, size, "<= %s", limit);
+  }
+}
+
+/* Message sizes, beside the message-traffic table: per call name and size bucket. */
+static void print_sizes(const struct job_result *r, FILE *out) {
+  size_t b = SIZE_MAX;
+  int width = 4; /* "Name" */
+  for (size_t i = 0; i < r->size_count; i++) {
+    const struct job_size_row *row = &r->sizes[i];
+    int len = (int)strlen(tracer_backends[row->backend]->functions[row->function].name);
+    width = len > width ? len : width;
+  }
+  for (size_t i = 0; i < r->size_count; i++) {
+    const struct job_size_row *row = &r->sizes[i];
+    const struct tracer_backend_desc *desc = tracer_backends[row->backend];
+    if (row->backend != b) {
+      if (b != SIZE_MAX)
+        fputc('\n', out);
+      b = row->backend;
+      char title[64];
+      backends_title(desc, title, sizeof title);
+      fprintf(out, "Message sizes (%s)\n\n%-*s | %12s | %7s | %9s |\n", title, width, "Name",
+              "Size", "Calls", "Bytes");
+    }
+    char label[48], bytes[32];
+    size_label(row->bucket, label, sizeof label);
+    units_bytes(row->bytes, bytes, sizeof bytes);
+    fprintf(out, "%-*s | %12s | %7llu | %9s |\n", width, desc->functions[row->function].name,
+            label, (unsigned long long)row->calls, bytes);
+  }
+  if (b != SIZE_MAX)
+    fputc('\n', out);
+}
+
+static void print_job_json(const struct job_result *r, const struct node_gather_report *g,
+                           const struct job_report_request *req, FILE *out) {
+  fputs("  \"job\": {\n", out);
+  if (req->rank_view)
+    rank_spread_print_ranks_json(r, req->ranks_pct, out);
+  fputs("    \"ranks\": [", out);
+  for (size_t i = 0; i < r->rank_count; i++)
+    fprintf(out, "%s%ld", i ? ", " : "", r->ranks[i]);
+  fprintf(out, "],\n    \"nodes\": %zu, \"rank_results\": %zu, \"ranks_from_events\": %zu,"
+               " \"ranks_missing\": %zu,\n    \"failed\": [",
+          g->nodes, g->rank_results, g->from_events, g->missing_count);
+  for (size_t i = 0; i < r->failed_count; i++) {
+    fprintf(out, "%s{\"rank\": %ld, \"end_seen\": %s, \"status\": ", i ? ", " : "",
+            r->failed[i].rank, r->failed[i].end_seen ? "true" : "false");
+    units_json_string(out, r->failed[i].status);
+    fputc('}', out);
+  }
+  fputs("],\n    \"message_sizes\": [", out);
+  for (size_t i = 0; i < r->size_count; i++) {
+    const struct job_size_row *row = &r->sizes[i];
+    const struct tracer_backend_desc *desc = tracer_backends[row->backend];
+    fprintf(out, "%s\n      {\"backend\": ", i ? "," : "");
+    units_json_string(out, desc->name);
+    fputs(", \"name\": ", out);
+    units_json_string(out, desc->functions[row->function].name);
+    uint64_t limit = job_size_bucket_limit(row->bucket);
+    if (limit == UINT64_MAX)
+      fputs(", \"max_bytes\": null", out);
+    else
+      fprintf(out, ", \"max_bytes\": %llu", (unsigned long long)limit);
+    fprintf(out, ", \"calls\": %llu, \"bytes\": %llu}", (unsigned long long)row->calls,
+            (unsigned long long)row->bytes);
+  }
+  fputs("],\n    \"matrix\": [", out);
+  for (size_t i = 0; i < r->matrix_count; i++) {
+    const struct job_matrix_row *m = &r->matrix[i];
+    fprintf(out, "%s\n      {\"from\": %ld, \"to\": %ld, \"bytes\": %llu, \"messages\": %llu}",
+            i ? "," : "", m->from, m->to, (unsigned long long)m->bytes,
+            (unsigned long long)m->messages);
+  }
+  fputs("]\n  }\n}\n", out);
+}
+
+/* The tally's JSON (tally_print.c), with the job's object added as its last member. */
+static int print_json(const struct job_result *r, const struct node_gather_report *g,
+                      const struct job_report_request *req, FILE *out) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (!mem)
+    return -1;
+  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, mem);
+  if (fclose(mem) != 0) {
+    free(text);
+    return -1;
+  }
+  /* It ends with "\n}\n": the job's object goes before the closing brace. */
+  while (len && (text[len - 1] == '\n' || text[len - 1] == '}'))
+    len--;
+  fwrite(text, 1, len, out);
+  fputs(",\n", out);
+  print_job_json(r, g, req, out);
+  free(text);
+  return 0;
+}
+
+int job_report_print(const struct job_report_request *req, FILE *out,
+                     struct node_gather_report *gathered) {
+  struct job_result r;
+  if (job_result_init(&r)) {
+    job_result_free(&r);
+    return -1;
+  }
+  r.want_actors = req->extended || req->rank_view;
+  int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
+                           req->threads, &r, gathered);
+  if (rc == 0) {
+    if (req->json) {
+      rc = print_json(&r, gathered, req, out);
+    } else {
+      rank_spread_print_summary(&r, out);
+      tally_print_text(&r.tally, NULL, req->extended, out);
+      fputc('\n', out);
+      print_sizes(&r, out);
+      if (req->rank_view)
+        rank_spread_print_ranks(&r, req->ranks_pct, out);
+      else if (r.rank_count > 1)
+        fputs("Per-rank times of each call, with the median and the straggler ranks: "
+              "--ranks\n", out);
+    }
+  }
+  job_result_free(&r);
+  return rc;
+}

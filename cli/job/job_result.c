@@ -1,0 +1,588 @@
+/* job_result: see job_result.h. */
+#include "job_result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "run_record.h"
+#include "trace_reader.h"
+
+/* A map from 64-bit keys to row indices (open addressing); a key's rows are checked by
+ * the caller, so equal hashes of different names (hostnames) stay apart. */
+struct key_map {
+  uint64_t *keys;  /* key + 1; 0 marks an empty slot */
+  size_t *values;
+  size_t cap, len;
+};
+
+struct job_index {
+  struct key_map hosts, matrix, sizes;
+};
+
+static size_t key_slot(const struct key_map *m, uint64_t key) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+}
+
+static int key_grow(struct key_map *m) {
+  size_t cap = m->cap ? m->cap * 2 : 64;
+  uint64_t *keys = calloc(cap, sizeof *keys);
+  size_t *values = calloc(cap, sizeof *values);
+  if (!keys || !values) {
+    free(keys);
+    free(values);
+    return -1;
+  }
+  struct key_map grown = {keys, values, cap, m->len};
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i]) {
+      size_t k = key_slot(&grown, m->keys[i] - 1);
+      while (keys[k])
+        k = (k + 1) & (cap - 1);
+      keys[k] = m->keys[i];
+      values[k] = m->values[i];
+    }
+  free(m->keys);
+  free(m->values);
+  *m = grown;
+  return 0;
+}
+
+/* The row of key for which same(context, row) holds, or (size_t)-1. */
+static size_t key_find(const struct key_map *m, uint64_t key,
+                       bool (*same)(const void *context, size_t row), const void *context) {
+  if (!m->cap)
+    return (size_t)-1;
+  for (size_t i = key_slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
+    if (m->keys[i] == key + 1 && (!same || same(context, m->values[i])))
+      return m->values[i];
+  return (size_t)-1;
+}
+
+static int key_put(struct key_map *m, uint64_t key, size_t row) {
+  if ((m->len + 1) * 2 > m->cap && key_grow(m))
+    return -1;
+  size_t i = key_slot(m, key);
+  while (m->keys[i])
+    i = (i + 1) & (m->cap - 1);
+  m->keys[i] = key + 1;
+  m->values[i] = row;
+  m->len++;
+  return 0;
+}
+
+static void key_free(struct key_map *m) {
+  free(m->keys);
+  free(m->values);
+  memset(m, 0, sizeof *m);
+}
+
+int job_result_init(struct job_result *r) {
+  memset(r, 0, sizeof *r);
+  struct tally *t = &r->tally;
+  size_t n = t->backend_count = backends_count();
+  t->backends = calloc(n + 1, sizeof *t->backends);
+  r->host_share = calloc(n + 1, sizeof *r->host_share);
+  r->device_share = calloc(n + 1, sizeof *r->device_share);
+  r->function_ns = calloc(n + 1, sizeof *r->function_ns);
+  r->index = calloc(1, sizeof *r->index);
+  if (!t->backends || !r->host_share || !r->device_share || !r->function_ns || !r->index)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    struct tally_backend *b = &t->backends[i];
+    uint32_t fc = tracer_backends[i]->function_count;
+    b->desc = tracer_backends[i];
+    b->function_count = fc;
+    b->host = calloc(fc + 1, sizeof *b->host);
+    b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
+    b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
+    r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
+    if (!b->host || !b->unfinished || !b->message_bytes || !r->function_ns[i])
+      return -1;
+  }
+  return 0;
+}
+
+void job_result_free(struct job_result *r) {
+  for (size_t i = 0; r->function_ns && i < r->tally.backend_count; i++)
+    free(r->function_ns[i]);
+  /* The counts-only id_sets have no slots: tally_free frees NULL. */
+  tally_free(&r->tally);
+  free(r->function_ns);
+  free(r->host_share);
+  free(r->device_share);
+  free(r->ranks);
+  free(r->failed);
+  free(r->sizes);
+  free(r->matrix);
+  if (r->index) {
+    key_free(&r->index->hosts);
+    key_free(&r->index->matrix);
+    key_free(&r->index->sizes);
+    free(r->index);
+  }
+  memset(r, 0, sizeof *r);
+}
+
+unsigned job_size_bucket(uint64_t bytes) {
+  if (!bytes)
+    return 0;
+  unsigned k = 1;
+  for (uint64_t limit = 64; bytes > limit && k < JOB_SIZE_BUCKETS - 1; limit *= 4)
+    k++;
+  return k;
+}
+
+uint64_t job_size_bucket_limit(unsigned bucket) {
+  if (bucket == 0)
+    return 0;
+  if (bucket >= JOB_SIZE_BUCKETS - 1)
+    return UINT64_MAX;
+  return (uint64_t)64 << (2 * (bucket - 1));
+}
+
+static void spread_add(struct job_spread *s, uint64_t v, long rank) {
+  struct job_spread one = {v, v, v, 1, rank, rank};
+  job_spread_merge(s, &one);
+}
+
+void job_spread_merge(struct job_spread *into, const struct job_spread *from) {
+  if (!from->count)
+    return;
+  if (!into->count || from->min < into->min ||
+      (from->min == into->min && from->min_rank < into->min_rank))
+    into->min = from->min, into->min_rank = from->min_rank;
+  if (!into->count || from->max > into->max ||
+      (from->max == into->max && from->max_rank < into->max_rank))
+    into->max = from->max, into->max_rank = from->max_rank;
+  into->sum += from->sum;
+  into->count += from->count;
+}
+
+static void stat_merge(struct tally_stat *into, const struct tally_stat *from) {
+  tally_stat_merge(into, from);
+}
+
+static void *grow(void *array, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return array;
+  size_t cap2 = *cap ? *cap * 2 : 16;
+  while (cap2 < need)
+    cap2 *= 2;
+  void *grown = realloc(array, cap2 * size);
+  if (grown)
+    *cap = cap2;
+  return grown;
+}
+
+int job_result_add_rank(struct job_result *r, long rank) {
+  long *ranks = grow(r->ranks, &r->rank_cap, r->rank_count + 1, sizeof *ranks);
+  if (!ranks)
+    return -1;
+  r->ranks = ranks;
+  r->ranks[r->rank_count++] = rank;
+  return 0;
+}
+
+int job_result_add_failed(struct job_result *r, const struct job_rank_status *s) {
+  struct job_rank_status *f = realloc(r->failed, (r->failed_count + 1) * sizeof *f);
+  if (!f)
+    return -1;
+  r->failed = f;
+  r->failed[r->failed_count++] = *s;
+  return 0;
+}
+
+int job_result_add_size(struct job_result *r, const struct job_size_row *row) {
+  uint64_t key = (uint64_t)row->backend << 40 | (uint64_t)row->function << 8 | row->bucket;
+  size_t i = key_find(&r->index->sizes, key, NULL, NULL);
+  if (i == (size_t)-1) {
+    struct job_size_row *grown = realloc(r->sizes, (r->size_count + 1) * sizeof *grown);
+    if (!grown)
+      return -1;
+    r->sizes = grown;
+    if (key_put(&r->index->sizes, key, r->size_count))
+      return -1;
+    i = r->size_count++;
+    r->sizes[i] = *row;
+    r->sizes[i].calls = r->sizes[i].bytes = 0;
+  }
+  r->sizes[i].calls += row->calls;
+  r->sizes[i].bytes += row->bytes;
+  return 0;
+}
+
+int job_result_add_matrix(struct job_result *r, long from, long to, uint64_t bytes,
+                          uint64_t messages) {
+  uint64_t key = (uint64_t)(uint32_t)from << 32 | (uint32_t)to;
+  size_t i = key_find(&r->index->matrix, key, NULL, NULL);
+  if (i == (size_t)-1) {
+    struct job_matrix_row *m =
+        grow(r->matrix, &r->matrix_cap, r->matrix_count + 1, sizeof *r->matrix);
+    if (!m)
+      return -1;
+    r->matrix = m;
+    if (key_put(&r->index->matrix, key, r->matrix_count))
+      return -1;
+    i = r->matrix_count++;
+    r->matrix[i] = (struct job_matrix_row){from, to, 0, 0};
+  }
+  r->matrix[i].bytes += bytes;
+  r->matrix[i].messages += messages;
+  return 0;
+}
+
+struct host_probe {
+  const struct tally *t;
+  const char *name;
+};
+
+static bool same_host(const void *context, size_t row) {
+  const struct host_probe *p = context;
+  return strcmp(p->t->hostnames[row], p->name) == 0;
+}
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+int job_result_host(struct job_result *r, const char *hostname) {
+  struct tally *t = &r->tally;
+  struct host_probe probe = {t, hostname};
+  uint64_t key = name_hash(hostname);
+  size_t i = key_find(&r->index->hosts, key, same_host, &probe);
+  if (i != (size_t)-1)
+    return (int)i;
+  char **names = realloc(t->hostnames, (t->host_count + 1) * sizeof *names);
+  if (!names)
+    return -1;
+  t->hostnames = names;
+  if (!(names[t->host_count] = strdup(hostname)) ||
+      key_put(&r->index->hosts, key, t->host_count))
+    return -1;
+  return (int)t->host_count++;
+}
+
+/* A device row of b by kind and name; from the position it has in the result merged
+ * from first, since results list the same rows in much the same order. */
+static struct tally_device *device_row(struct tally_backend *b, const struct tally_device *src,
+                                       size_t hint) {
+  for (size_t k = 0; k < b->device_count; k++) {
+    struct tally_device *d = &b->device[(hint + k) % b->device_count];
+    if (d->kind == src->kind && strcmp(d->name, src->name) == 0)
+      return d;
+  }
+  struct tally_device *grown = grow(b->device, &b->device_cap, b->device_count + 1, sizeof *grown);
+  if (!grown)
+    return NULL;
+  b->device = grown;
+  struct tally_device *d = &b->device[b->device_count];
+  memset(d, 0, sizeof *d);
+  if (!(d->name = strdup(src->name)))
+    return NULL;
+  d->kind = src->kind;
+  b->device_count++;
+  return d;
+}
+
+static int merge_tally(struct job_result *into, const struct tally *from) {
+  struct tally *t = &into->tally;
+  t->events += from->events;
+  t->own_events += from->own_events;
+  t->counted_calls += from->counted_calls;
+  t->batched_calls += from->batched_calls;
+  t->batch_events += from->batch_events;
+  t->trace_bytes += from->trace_bytes;
+  if (from->has_clock_read && (!t->has_clock_read || from->clock_read_ns < t->clock_read_ns))
+    t->clock_read_ns = from->clock_read_ns;
+  t->has_clock_read |= from->has_clock_read;
+  t->counted_call_ps = counted_cost_least(t->counted_call_ps, from->counted_call_ps);
+  if (from->has_calibration && !t->has_calibration) {
+    t->calibration_event_ps = from->calibration_event_ps;
+    t->calibration_byte_ps = from->calibration_byte_ps;
+    t->calibration_call_ps = from->calibration_call_ps;
+    t->clock_is_tsc = from->clock_is_tsc;
+    t->has_calibration = true;
+  }
+  t->discarded += from->discarded;
+  if (from->loss_count) {
+    struct tally_loss *l = realloc(t->losses, (t->loss_count + from->loss_count) * sizeof *l);
+    if (!l)
+      return -1;
+    t->losses = l;
+    for (size_t i = 0; i < from->loss_count; i++) {
+      l[t->loss_count].discarded = from->losses[i].discarded;
+      if (!(l[t->loss_count++].stream = strdup(from->losses[i].stream)))
+        return -1;
+    }
+  }
+  if (from->error && !t->error && !(t->error = strdup(from->error)))
+    return -1;
+  t->pauses += from->pauses;
+  for (size_t i = 0; i < from->notice_count; i++)
+    if (tally_add_notice(t, from->notices[i], strlen(from->notices[i])))
+      return -1;
+  t->paused_ns += from->paused_ns;
+  if (regions_merge(&t->regions, &from->regions))
+    return -1;
+  /* Host indices of from, as indices of into. */
+  int *host = calloc(from->host_count + 1, sizeof *host);
+  if (!host)
+    return -1;
+  int rc = 0;
+  for (size_t i = 0; i < from->host_count && rc == 0; i++)
+    if ((host[i] = job_result_host(into, from->hostnames[i])) < 0)
+      rc = -1;
+  if (rc == 0 && into->want_actors && from->actors.count &&
+      actors_merge(&t->actors, &from->actors, host, ACTORS_KEEP_RANK))
+    rc = -1;
+  for (size_t i = 0; rc == 0 && i < t->backend_count; i++) {
+    struct tally_backend *a = &t->backends[i];
+    const struct tally_backend *b = &from->backends[i];
+    for (uint32_t f = 0; f < a->function_count; f++) {
+      stat_merge(&a->host[f], &b->host[f]);
+      a->unfinished[f] += b->unfinished[f];
+      a->message_bytes[f] += b->message_bytes[f];
+    }
+    for (size_t d = 0; d < b->device_count && rc == 0; d++) {
+      const struct tally_device *src = &b->device[d];
+      struct tally_device *dst = device_row(a, src, d);
+      if (!dst) {
+        rc = -1;
+        break;
+      }
+      tally_device_merge(dst, src);
+    }
+    a->events += b->events;
+    /* Hosts by name; processes and threads by count (distinct ranks never share one). */
+    for (size_t k = 0; rc == 0 && k < b->hosts.cap; k++)
+      if (b->hosts.slots[k] && (size_t)(b->hosts.slots[k] - 1) < from->host_count)
+        rc = id_set_add(&a->hosts, (uint64_t)host[b->hosts.slots[k] - 1]);
+    if (!b->hosts.cap && b->hosts.len) /* a counts-only tally: hosts came by name */
+      rc = -1;
+    a->processes.len += b->processes.len;
+    a->threads.len += b->threads.len;
+    a->device_processes.len += b->device_processes.len;
+    a->device_threads.len += b->device_threads.len;
+  }
+  free(host);
+  return rc;
+}
+
+int job_result_merge(struct job_result *into, const struct job_result *from) {
+  if (merge_tally(into, &from->tally))
+    return -1;
+  for (size_t i = 0; i < from->rank_count; i++)
+    if (job_result_add_rank(into, from->ranks[i]))
+      return -1;
+  into->ranks_timed += from->ranks_timed;
+  for (size_t i = 0; i < from->failed_count; i++)
+    if (job_result_add_failed(into, &from->failed[i]))
+      return -1;
+  for (size_t b = 0; b < into->tally.backend_count; b++) {
+    job_spread_merge(&into->host_share[b], &from->host_share[b]);
+    job_spread_merge(&into->device_share[b], &from->device_share[b]);
+    for (uint32_t f = 0; f < into->tally.backends[b].function_count; f++)
+      job_spread_merge(&into->function_ns[b][f], &from->function_ns[b][f]);
+  }
+  for (size_t i = 0; i < from->size_count; i++)
+    if (job_result_add_size(into, &from->sizes[i]))
+      return -1;
+  for (size_t i = 0; i < from->matrix_count; i++) {
+    const struct job_matrix_row *m = &from->matrix[i];
+    if (job_result_add_matrix(into, m->from, m->to, m->bytes, m->messages))
+      return -1;
+  }
+  return 0;
+}
+
+static int by_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+static int by_failed_rank(const void *a, const void *b) {
+  return by_long(&((const struct job_rank_status *)a)->rank,
+                 &((const struct job_rank_status *)b)->rank);
+}
+
+static int by_from_to(const void *a, const void *b) {
+  const struct job_matrix_row *x = a, *y = b;
+  if (x->from != y->from)
+    return (x->from > y->from) - (x->from < y->from);
+  return (x->to > y->to) - (x->to < y->to);
+}
+
+static int by_size_row(const void *a, const void *b) {
+  const struct job_size_row *x = a, *y = b;
+  if (x->backend != y->backend)
+    return x->backend < y->backend ? -1 : 1;
+  if (x->function != y->function)
+    return x->function < y->function ? -1 : 1;
+  return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+}
+
+void job_result_sort(struct job_result *r) {
+  if (r->rank_count)
+    qsort(r->ranks, r->rank_count, sizeof *r->ranks, by_long);
+  if (r->failed_count)
+    qsort(r->failed, r->failed_count, sizeof *r->failed, by_failed_rank);
+  if (r->matrix_count)
+    qsort(r->matrix, r->matrix_count, sizeof *r->matrix, by_from_to);
+  if (r->size_count)
+    qsort(r->sizes, r->size_count, sizeof *r->sizes, by_size_row);
+  /* The maps point at rows by position: sorting moved them. */
+  key_free(&r->index->matrix);
+  key_free(&r->index->sizes);
+  for (size_t i = 0; i < r->matrix_count; i++)
+    key_put(&r->index->matrix, (uint64_t)(uint32_t)r->matrix[i].from << 32 |
+                                   (uint32_t)r->matrix[i].to, i);
+  for (size_t i = 0; i < r->size_count; i++)
+    key_put(&r->index->sizes, (uint64_t)r->sizes[i].backend << 40 |
+                                  (uint64_t)r->sizes[i].function << 8 | r->sizes[i].bucket, i);
+}
+
+/* The messages of a rank: the size and the peer of every message call, a consumer of
+ * the same read as the rank's tally. Each worker of the read counts into a result of its
+ * own, added into the rank's at the end. */
+struct messages {
+  struct job_result *into;
+  long rank;
+};
+
+static int on_message(void *context, const struct trace_call *c) {
+  struct messages *m = context;
+  const struct tracer_function_desc *f = &c->desc->functions[c->function];
+  const struct tracer_message *msg = &f->message;
+  /* A batched call's record is its head alone: no message bytes in it. */
+  if (msg->kind == TRACER_MESSAGE_NONE || msg->kind == TRACER_MESSAGE_COMPLETE ||
+      msg->bytes < 0 || c->failed || c->batched)
+    return 0;
+  uint64_t slots[256];
+  size_t n = trace_call_record(c, slots, sizeof slots / sizeof *slots);
+  if ((size_t)msg->bytes >= n)
+    return 0;
+  uint64_t bytes = slots[msg->bytes];
+  struct job_size_row row = {(uint32_t)c->backend, (uint32_t)c->function,
+                             job_size_bucket(bytes), 1, bytes};
+  job_result_add_size(m->into, &row);
+  /* The matrix counts what a rank sends (or puts) to a peer, by the sender. */
+  if ((msg->kind == TRACER_MESSAGE_SEND || msg->kind == TRACER_MESSAGE_PUT) && msg->peer >= 0 &&
+      (size_t)msg->peer < n) {
+    const struct tracer_slot *slot = NULL;
+    for (uint32_t k = 0; k < f->slot_count; k++)
+      if (f->slots[k].index == (uint32_t)msg->peer)
+        slot = &f->slots[k];
+    int64_t peer = slot ? event_map_slot_value(slot, slots[msg->peer]) : (int32_t)slots[msg->peer];
+    if (peer >= 0) /* MPI_PROC_NULL and the like are negative */
+      job_result_add_matrix(m->into, m->rank, (long)peer, bytes, 1);
+  }
+  return 0;
+}
+
+static void *messages_fork(void *context) {
+  const struct messages *m = context;
+  struct messages *worker = calloc(1, sizeof *worker);
+  struct job_result *r = calloc(1, sizeof *r);
+  if (!worker || !r || job_result_init(r)) {
+    if (r)
+      job_result_free(r);
+    free(r);
+    free(worker);
+    return NULL;
+  }
+  *worker = (struct messages){r, m->rank};
+  return worker;
+}
+
+static int messages_join(void *context, void *worker) {
+  struct messages *m = context, *w = worker;
+  int rc = 0;
+  for (size_t i = 0; i < w->into->size_count && rc == 0; i++)
+    rc = job_result_add_size(m->into, &w->into->sizes[i]);
+  for (size_t i = 0; i < w->into->matrix_count && rc == 0; i++) {
+    const struct job_matrix_row *row = &w->into->matrix[i];
+    rc = job_result_add_matrix(m->into, row->from, row->to, row->bytes, row->messages);
+  }
+  job_result_free(w->into);
+  free(w->into);
+  free(w);
+  return rc;
+}
+
+int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
+                      struct diag *d) {
+  struct run_record run;
+  run_record_read(rank_dir, &run);
+  struct trace_reader *reader;
+  if (trace_reader_open(rank_dir, &reader, d))
+    return -1;
+  struct tally tally;
+  struct trace_consumer tally_consumer;
+  struct messages messages = {r, rank};
+  struct trace_consumer messages_consumer = {.name = "messages", .context = &messages,
+                                             .fork = messages_fork, .join = messages_join,
+                                             .call = on_message};
+  int rc = -1;
+  if (tally_open(&tally, r->want_actors, &tally_consumer)) {
+    tally_free(&tally);
+    trace_reader_close(reader);
+    return diag_error(d, "out of memory");
+  }
+  const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer};
+  struct trace_read_options options = {.threads = threads};
+  /* A stream that could not be read is in the tally's error; only a failed read fails. */
+  struct diag read;
+  diag_init(&read);
+  if (trace_read(reader, consumers, 2, &options, &read) == TRACE_READ_FAILED) {
+    char chain[1024];
+    diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
+  } else {
+    if (run.discarded_events > tally.discarded)
+      tally.discarded = run.discarded_events;
+    /* A rank's trace holds no calibration event when the cost was cached: the run record
+     * has what the rank measured or read. */
+    if (!tally.has_calibration && run.event_ps) {
+      tally.calibration_event_ps = run.event_ps;
+      tally.calibration_byte_ps = run.byte_ps;
+      tally.calibration_call_ps = run.call_ps;
+      tally.has_calibration = true;
+    }
+    for (size_t i = 0; i < tally.actors.count; i++)
+      tally.actors.list[i].rank = rank;
+    rc = merge_tally(r, &tally);
+    for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
+      const struct tally_backend *tb = &tally.backends[b];
+      uint64_t host_ns = 0, device_ns = 0;
+      for (uint32_t f = 0; f < tb->function_count; f++)
+        if (tb->host[f].calls) {
+          spread_add(&r->function_ns[b][f], tb->host[f].total, rank);
+          host_ns += tb->host[f].total;
+        }
+      for (size_t k = 0; k < tb->device_count; k++)
+        device_ns += tb->device[k].time.total;
+      if (run.wall_ns && (host_ns || device_ns)) {
+        spread_add(&r->host_share[b], (uint64_t)((double)host_ns * 1e6 / (double)run.wall_ns),
+                   rank);
+        spread_add(&r->device_share[b],
+                   (uint64_t)((double)device_ns * 1e6 / (double)run.wall_ns), rank);
+      }
+    }
+  }
+  diag_clear(&read);
+  tally_free(&tally);
+  trace_reader_close(reader);
+  if (rc == 0 && job_result_add_rank(r, rank))
+    rc = -1;
+  if (rc == 0 && run.wall_ns)
+    r->ranks_timed++;
+  if (rc == 0 && !(run.present && run.clean)) {
+    struct job_rank_status s = {rank, run.present && run.exit_code >= 0, ""};
+    snprintf(s.status, sizeof s.status, "%s", run.present ? run.status : "no run record");
+    rc = job_result_add_failed(r, &s);
+  }
+  return rc;
+}

@@ -1,0 +1,107 @@
+/* job_result: what the report of an MPI job needs from a set of its ranks, reduced once
+ * from their events (docs/multi-rank.md):
+ *   - the tally over those ranks (a tally of tallies is a tally);
+ *   - how the ranks' time spreads: per backend the share of each rank's wall time in host
+ *     calls and in device work, per function each rank's time in it, kept as least, most
+ *     (with their ranks), sum and count, which merge exactly;
+ *   - message sizes in a fixed set of buckets, per function;
+ *   - the rank-to-rank matrix (bytes and messages sent, by sender and peer);
+ *   - the ranks that were covered, and those whose app failed or whose end was not seen.
+ * A rank's result, a node's (its ranks' merged) and the job's (the nodes' merged) are the
+ * same thing, so merging costs grow with ranks and nodes, never with events.
+ *
+ * The merged tally keeps counts, not ids, of processes and threads: its id_sets hold a
+ * length and no slots (nothing adds to them afterwards); hosts are kept by name.
+ * A rank's result also holds its tally per actor (tally.actors, the actor's rank set),
+ * kept when want_actors says so.
+ */
+#ifndef TRACER_JOB_RESULT_H
+#define TRACER_JOB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "tally.h"
+
+/* Message sizes: bucket 0 holds empty messages, bucket k (1..) sizes up to 64 x 4^(k-1)
+ * bytes (64 B, 256 B, 1 KiB, ... 64 MiB), the last one everything larger. */
+enum { JOB_SIZE_BUCKETS = 13 };
+
+struct job_spread {
+  uint64_t min, max, sum, count;
+  long min_rank, max_rank; /* ties go to the lower rank, whatever the merge order */
+};
+
+struct job_size_row {
+  uint32_t backend, function, bucket;
+  uint64_t calls, bytes;
+};
+
+struct job_matrix_row {
+  long from, to; /* sender's world rank; peer as the call named it */
+  uint64_t bytes, messages;
+};
+
+struct job_rank_status {
+  long rank;
+  bool end_seen;    /* its tracer saw the app end (else it was stopped before) */
+  char status[128]; /* "exited with status 3", "killed by signal 9 (SIGKILL)", ... */
+};
+
+struct job_result {
+  struct tally tally;           /* over the covered ranks; owned */
+  long *ranks;                  /* the covered ranks, unsorted until job_result_sort(); owned */
+  size_t rank_count, rank_cap;
+  size_t ranks_timed;           /* of them, those whose wall time is known */
+  struct job_rank_status *failed; /* ranks whose app did not exit 0; owned */
+  size_t failed_count;
+  /* By backend index (tally.backend_count): shares of wall time in parts per million. */
+  struct job_spread *host_share, *device_share;        /* owned */
+  struct job_spread **function_ns; /* [backend][function]: a rank's time in it; owned */
+  struct job_size_row *sizes;   /* owned */
+  size_t size_count;
+  struct job_matrix_row *matrix; /* owned */
+  size_t matrix_count, matrix_cap;
+  struct job_index *index;      /* lookups while merging; owned */
+  /* Whether tally.actors is kept: the per-actor rows (one per rank, host, process,
+   * thread and function) are read and merged only for the views that need them (-e,
+   * --ranks) and by the node leaders that pass them on; else skipped. */
+  bool want_actors;
+};
+
+/* An empty result. Returns 0, or -1 when out of memory. */
+int job_result_init(struct job_result *r);
+void job_result_free(struct job_result *r);
+
+/* Reduces the trace of one rank (its folder rank_dir, with its run record) into r, which
+ * job_result_init() made (its actors too, when r->want_actors), in one read of the
+ * trace: its tally and its messages. threads as trace_read_options. Returns 0, or -1
+ * with a cause in d when the trace cannot be read. */
+int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
+                      struct diag *d);
+
+/* Adds from into into. Returns 0, or -1 when out of memory. */
+int job_result_merge(struct job_result *into, const struct job_result *from);
+
+/* Sorts the ranks, the failed ranks and the matrix for printing. */
+void job_result_sort(struct job_result *r);
+
+/* The bucket of a message of `bytes`, and the largest size it holds (UINT64_MAX for the
+ * last). */
+unsigned job_size_bucket(uint64_t bytes);
+uint64_t job_size_bucket_limit(unsigned bucket);
+
+/* Per-rank additions, for the reduction and the file reader. */
+int job_result_add_rank(struct job_result *r, long rank);
+int job_result_add_failed(struct job_result *r, const struct job_rank_status *s);
+int job_result_add_size(struct job_result *r, const struct job_size_row *row);
+int job_result_add_matrix(struct job_result *r, long from, long to, uint64_t bytes,
+                          uint64_t messages);
+/* The index of hostname in r->tally.hostnames, added when new; -1 when out of memory. */
+int job_result_host(struct job_result *r, const char *hostname);
+void job_spread_merge(struct job_spread *into, const struct job_spread *from);
+
+#endif

@@ -1,0 +1,472 @@
+/* reader_decode: one event of the trace as the records consumers get (trace_consumer.h),
+ * the one place that knows the tracer's event format (docs/trace-format.md). A call is
+ * one event written when it returns, with its record: times, ids, status and the
+ * arguments' slots; minimal mode's `call` event holds a batch of a thread's calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "reader_internal.h"
+
+/* Hands a record to every target that takes its kind, until one stops the read. */
+#define HAND_OUT(d, callback, record)                                                  \
+  for (size_t i_ = 0; i_ < (d)->target_count && !(d)->status; i_++)                  \
+    if ((d)->targets[i_].consumer->callback)                                          \
+  (d)->status = (d)->targets[i_].consumer->callback((d)->targets[i_].context, (record))
+
+int decoder_init(struct decoder *d, const struct trace_reader *reader,
+                 const struct reader_target *targets, size_t count) {
+  memset(d, 0, sizeof *d);
+  d->reader = reader;
+  d->targets = targets;
+  d->target_count = count;
+  for (size_t i = 0; i < count; i++)
+    d->needs |= targets[i].consumer->needs;
+  if (d->needs & TRACE_NEEDS_ARGS)
+    d->needs |= TRACE_NEEDS_SLOTS;
+  d->formats = calloc(READER_FORMAT_CACHE, sizeof *d->formats);
+  d->values = calloc(READER_MAX_FIELDS, sizeof *d->values);
+  return d->formats && d->values ? 0 : -1;
+}
+
+void decoder_free(struct decoder *d) {
+  free(d->formats);
+  free(d->values);
+  d->formats = NULL;
+  d->values = NULL;
+}
+
+/* ---- Values ------------------------------------------------------------------------ */
+
+static bool field_string(const struct ctf_event *ev, int field, struct ctf_value *v) {
+  return field >= 0 && ctf_event_decode_field(ev, (size_t)field, v, NULL) == CTF_OK &&
+         v->kind == CTF_VALUE_STRING;
+}
+
+/* Times in events (timestamps, `start` and `end` fields) are values of the trace clock:
+ * nanoseconds for LTTng's monotonic clock, ticks for the tracer's TSC clock
+ * (runtime/tracer_clock.h). The span between two of them, in nanoseconds. */
+static uint64_t span_ns(const struct ctf_event *ev, uint64_t from, uint64_t to) {
+  if (to <= from)
+    return 0;
+  uint64_t ticks = to - from;
+  const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+  if (!clock || clock->frequency == 1000000000u || clock->frequency == 0)
+    return ticks;
+  return (uint64_t)((double)ticks * (1e9 / (double)clock->frequency) + 0.5);
+}
+
+/* A clock value in wall-clock ns: ctf_clock_to_ns() (128-bit arithmetic, the clock's
+ * offset from its metadata applied) once per clock, then the distance from that
+ * reference scaled in double, which stays within a nanosecond for any trace's length. */
+uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value) {
+  const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+  if (!clock)
+    return value;
+  if (clock != d->clock) {
+    d->clock = clock;
+    d->clock_base = value;
+    d->clock_base_ns = ctf_clock_to_ns(clock, value);
+    d->clock_scale = clock->frequency ? 1e9 / (double)clock->frequency : 1.0;
+  }
+  if (clock->frequency == 1000000000u)
+    return (uint64_t)(d->clock_base_ns + (int64_t)(value - d->clock_base));
+  double delta = (double)(int64_t)(value - d->clock_base) * d->clock_scale;
+  return (uint64_t)(d->clock_base_ns + (int64_t)(delta < 0 ? delta - 0.5 : delta + 0.5));
+}
+
+/* The compiled-in backend an event names in a string field: its index, -1 if none. */
+static int backend_named(const struct ctf_value *name) {
+  for (size_t i = 0; tracer_backends[i]; i++) {
+    const char *bn = tracer_backends[i]->name;
+    if (strlen(bn) == name->u.string.length &&
+        strncmp(bn, name->u.string.chars, name->u.string.length) == 0)
+      return (int)i;
+  }
+  return -1;
+}
+
+/* ---- Arguments --------------------------------------------------------------------- */
+
+static const char *keep_text(struct decoder *d, size_t *used, const char *s, size_t len) {
+  if (*used + len + 1 > READER_TEXT_BYTES)
+    len = *used + 1 < READER_TEXT_BYTES ? READER_TEXT_BYTES - *used - 1 : 0;
+  char *at = d->text + *used;
+  memcpy(at, s, len);
+  at[len] = 0;
+  *used += len + 1;
+  return at;
+}
+
+static bool is_length(const char *name) {
+  size_t len = strlen(name);
+  return len > 7 && strcmp(name + len - 7, "_length") == 0;
+}
+
+static const struct reader_slot_formats *formats_of(struct decoder *d,
+                                                    const struct tracer_function_desc *fd) {
+  struct reader_slot_formats *c =
+      &d->formats[((uintptr_t)fd / sizeof *fd) % READER_FORMAT_CACHE];
+  if (c->fd != fd) {
+    c->fd = fd;
+    for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS; k++)
+      c->format[k] = fd->slots[k].name ? backends_field_format(fd, fd->slots[k].name,
+                                                               strlen(fd->slots[k].name))
+                                       : NULL;
+  }
+  return c;
+}
+
+/* The record's named slots as arguments: the arguments as passed, then the result, the
+ * status and the out values (absent where their pointer was NULL). */
+static void add_slots(struct decoder *d, struct trace_call *c,
+                      const struct tracer_function_desc *fd) {
+  const struct reader_slot_formats *formats = formats_of(d, fd);
+  const uint64_t *slots = c->slots;
+  size_t n = c->slot_count;
+  for (uint32_t k = 0; k < fd->slot_count && k < READER_MAX_ARGS && c->arg_count < READER_MAX_ARGS;
+       k++) {
+    const struct tracer_slot *slot = &fd->slots[k];
+    if (!slot->name || slot->index >= n ||
+        (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0))
+      continue;
+    struct trace_arg *a = &d->args[c->arg_count++];
+    a->name = slot->name;
+    int64_t value = event_map_slot_value(slot, slots[slot->index]);
+    const struct tracer_field_format *format = formats->format[k];
+    const char *label = backends_value_name(format ? format->names : NULL, value);
+    if (label) {
+      a->kind = TRACE_ARG_STRING;
+      a->v.s = label;
+      continue;
+    }
+    switch (slot->kind) {
+    case TRACER_SLOT_SIGNED: a->kind = TRACE_ARG_INT; a->v.i = value; break;
+    case TRACER_SLOT_UNSIGNED: a->kind = TRACE_ARG_UINT; a->v.u = (uint64_t)value; break;
+    case TRACER_SLOT_ADDRESS: a->kind = TRACE_ARG_POINTER; a->v.u = slots[slot->index]; break;
+    case TRACER_SLOT_FLOAT: {
+      float f;
+      uint32_t bits = (uint32_t)slots[slot->index];
+      memcpy(&f, &bits, sizeof f);
+      a->kind = TRACE_ARG_DOUBLE;
+      a->v.d = f;
+      break;
+    }
+    case TRACER_SLOT_DOUBLE:
+      a->kind = TRACE_ARG_DOUBLE;
+      memcpy(&a->v.d, &slots[slot->index], sizeof a->v.d);
+      break;
+    }
+  }
+}
+
+/* Full mode: strings after the record (arrays and struct bytes are left to `tracer -t`). */
+static void add_strings(struct decoder *d, struct trace_call *c, const struct ctf_event *ev,
+                        const struct event_info *info) {
+  const struct ctf_event_class *class = ev->event_class;
+  if (class->field_count > READER_MAX_FIELDS ||
+      ctf_event_decode_payload(ev, d->values, READER_MAX_FIELDS, NULL) != CTF_OK)
+    return;
+  for (size_t i = 0; i < class->field_count && c->arg_count < READER_MAX_ARGS; i++) {
+    const struct ctf_value *v = &d->values[i];
+    const char *name = class->fields[i].name;
+    if ((int)i == info->record || (name[0] == '_' && is_length(name)))
+      continue;
+    const char *chars = NULL;
+    size_t len = 0;
+    if (v->kind == CTF_VALUE_STRING) {
+      chars = v->u.string.chars;
+      len = v->u.string.length;
+    } else if (v->kind == CTF_VALUE_ARRAY && ctf_value_is_text(v)) {
+      ctf_value_text(v, &chars, &len);
+    }
+    if (!chars)
+      continue;
+    struct trace_arg *a = &d->args[c->arg_count++];
+    a->name = name;
+    a->kind = TRACE_ARG_STRING;
+    a->v.s = keep_text(d, &c->text_used, chars, len);
+  }
+}
+
+/* ---- Records ----------------------------------------------------------------------- */
+
+static struct trace_source source_of(const struct decoder *d, const struct ctf_event *ev,
+                                     const struct event_info *info, int host, uint64_t time) {
+  return (struct trace_source){ev, info, host, d->reader->hosts[host], time};
+}
+
+/* One call from its record head (and the slots after it, where read). False when it
+ * names no function of its backend. */
+static bool hand_out_call(struct decoder *d, const struct trace_source *from,
+                          const struct event_call *p, const uint64_t *slots, size_t n,
+                          bool batched) {
+  const struct event_info *info = from->info;
+  const struct ctf_event *ev = from->event;
+  if (p->function < 0 || (uint64_t)p->function >= info->desc->function_count)
+    return false;
+  const struct tracer_function_desc *fd = &info->desc->functions[p->function];
+  /* Every field set, none zeroed first: this runs for every call of the trace. */
+  struct trace_call *c = &d->call;
+  c->from = *from;
+  c->desc = info->desc;
+  c->backend = info->backend;
+  c->function = (int)p->function;
+  c->pid = p->pid;
+  c->tid = p->tid;
+  c->depth = p->depth;
+  c->status = p->status;
+  c->has_status = fd->status != TRACER_STATUS_NONE;
+  c->failed = event_map_call_failed(info->desc, fd, p->status);
+  c->batched = batched;
+  c->start_clock = p->start;
+  c->end_clock = p->end;
+  c->duration_ns = span_ns(ev, p->start, p->end);
+  c->start = c->end = 0;
+  c->slots = slots;
+  c->slot_count = n;
+  c->args = d->args;
+  c->arg_count = 0;
+  c->text = d->text;
+  c->text_used = 0;
+  if (d->needs & TRACE_NEEDS_TIMES) {
+    c->start = decoder_time(d, ev, p->start);
+    c->end = decoder_time(d, ev, p->end);
+    c->end = c->end - c->start > d->clock_read_ns ? c->end - d->clock_read_ns : c->start;
+  }
+  if (d->needs & TRACE_NEEDS_ARGS) {
+    add_slots(d, c, fd);
+    if (info->full && !batched)
+      add_strings(d, c, ev, info);
+  }
+  HAND_OUT(d, call, c);
+  return true;
+}
+
+/* Minimal mode's batch: its calls one by one, each from the record head its own event
+ * would have had (event_map_call_pack). */
+static void hand_out_batch(struct decoder *d, const struct trace_source *from,
+                           struct reader_stream_count *count) {
+  struct event_call calls[EVENT_BATCH_MAX];
+  size_t n = event_map_batch(from->info, from->event, calls, EVENT_BATCH_MAX);
+  count->batch_events += n > 0;
+  for (size_t i = 0; i < n && !d->status; i++) {
+    uint64_t head[EVENT_RECORD_HEAD];
+    event_map_call_pack(&calls[i], head);
+    hand_out_call(d, from, &calls[i], head, EVENT_RECORD_HEAD, true);
+  }
+}
+
+/* A call of its own event; false when its record cannot be read as one. */
+static bool hand_out_own_call(struct decoder *d, const struct trace_source *from) {
+  size_t n = event_map_record(from->info, from->event, d->slots,
+                              d->needs & TRACE_NEEDS_SLOTS ? READER_MAX_SLOTS
+                                                           : EVENT_RECORD_HEAD);
+  struct event_call p;
+  return event_map_call_unpack(d->slots, n, &p) && hand_out_call(d, from, &p, d->slots, n, false);
+}
+
+size_t trace_call_record(const struct trace_call *call, uint64_t *slots, size_t max) {
+  if (call->batched || !call->from.event) {
+    size_t n = call->slot_count < max ? call->slot_count : max;
+    memcpy(slots, call->slots, n * sizeof *slots);
+    return n;
+  }
+  return event_map_record(call->from.info, call->from.event, slots, max);
+}
+
+static void hand_out_device(struct decoder *d, const struct trace_source *from) {
+  const struct event_info *info = from->info;
+  const struct ctf_event *ev = from->event;
+  struct ctf_value backend, name;
+  int64_t kind, start, end, bytes = 0, queue = 0;
+  if (!field_string(ev, info->device_backend, &backend) ||
+      !field_string(ev, info->device_name, &name) || !event_map_field_int(ev, info->device_kind, &kind) ||
+      !event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
+    return;
+  event_map_field_int(ev, info->device_bytes, &bytes);
+  event_map_field_int(ev, info->device_queue, &queue);
+  struct trace_device c = {.from = *from, .kind = (int)kind, .name = name.u.string.chars,
+                           .name_len = name.u.string.length, .bytes = (uint64_t)bytes,
+                           .queue = (uint64_t)queue, .start_clock = (uint64_t)start,
+                           .end_clock = (uint64_t)end};
+  c.backend = backend_named(&backend);
+  c.desc = c.backend >= 0 ? tracer_backends[c.backend] : NULL;
+  c.has_ids = event_map_ids(&d->reader->map, info, ev, &c.pid, &c.tid);
+  if (!c.has_ids)
+    c.pid = c.tid = 0;
+  /* In uint64_t: end - start does not always fit in int64_t (a signed overflow on a
+   * corrupt trace, found by tests/fuzz/fuzz_ctf_analysis.c). */
+  c.duration_ns = span_ns(ev, (uint64_t)start, (uint64_t)end);
+  if (d->needs & TRACE_NEEDS_TIMES) {
+    c.start = decoder_time(d, ev, (uint64_t)start);
+    c.end = decoder_time(d, ev, (uint64_t)end);
+    const struct reader_extra_fields *x = &d->reader->extra[ev->event_class->index];
+    int64_t call_tid, call_start;
+    if (event_map_field_int(ev, x->call_tid, &call_tid) && event_map_field_int(ev, x->call_start, &call_start) &&
+        call_tid > 0) {
+      c.call_tid = call_tid;
+      c.call_start = decoder_time(d, ev, (uint64_t)call_start);
+    }
+  }
+  HAND_OUT(d, device, &c);
+}
+
+static void hand_out_region(struct decoder *d, const struct trace_source *from) {
+  const struct event_info *info = from->info;
+  const struct ctf_event *ev = from->event;
+  int64_t start, end, depth;
+  if (!event_map_field_int(ev, info->start, &start) || !event_map_field_int(ev, info->device_end, &end))
+    return;
+  if (info->role == EVENT_PAUSED) {
+    struct trace_pause p = {*from, (uint64_t)start, (uint64_t)end,
+                            span_ns(ev, (uint64_t)start, (uint64_t)end)};
+    HAND_OUT(d, pause, &p);
+    return;
+  }
+  struct ctf_value backend, name;
+  if (!field_string(ev, info->device_backend, &backend) ||
+      !field_string(ev, info->device_name, &name))
+    return;
+  /* Both strings are NUL-terminated in the mapped stream. */
+  struct trace_region r = {.from = *from, .backend = backend.u.string.chars,
+                           .backend_len = backend.u.string.length,
+                           .name = name.u.string.chars, .name_len = name.u.string.length,
+                           .start_clock = (uint64_t)start, .end_clock = (uint64_t)end};
+  r.duration_ns = span_ns(ev, (uint64_t)start, (uint64_t)end);
+  if (event_map_field_int(ev, d->reader->extra[ev->event_class->index].depth, &depth) && depth > 0)
+    r.depth = (unsigned)depth;
+  r.has_ids = event_map_ids(&d->reader->map, info, ev, &r.pid, &r.tid);
+  if (d->needs & TRACE_NEEDS_TIMES) {
+    r.start = decoder_time(d, ev, (uint64_t)start);
+    r.end = end > start ? decoder_time(d, ev, (uint64_t)end) : r.start;
+  }
+  HAND_OUT(d, region, &r);
+}
+
+/* The backend an event names in its `backend` field, and the function it names, when
+ * both are known; else -1. */
+static int named_function(const struct ctf_event *ev, const struct event_info *info,
+                          int64_t *function) {
+  struct ctf_value backend;
+  if (!field_string(ev, info->device_backend, &backend) ||
+      !event_map_field_int(ev, info->function_field, function))
+    return -1;
+  int b = backend_named(&backend);
+  return b >= 0 && *function >= 0 && (uint64_t)*function < tracer_backends[b]->function_count
+             ? b
+             : -1;
+}
+
+static void hand_out_unfinished(struct decoder *d, const struct trace_source *from) {
+  int64_t function;
+  int b = named_function(from->event, from->info, &function);
+  if (b < 0)
+    return;
+  struct trace_unfinished u = {*from, tracer_backends[b], b, (int)function};
+  HAND_OUT(d, unfinished, &u);
+}
+
+static void hand_out_counted(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  int64_t function, status, calls, total, min, max;
+  int b = named_function(ev, info, &function);
+  if (b < 0 || !event_map_field_int(ev, info->status, &status) || !event_map_field_int(ev, info->calls, &calls) ||
+      !event_map_field_int(ev, info->total, &total) || !event_map_field_int(ev, info->min, &min) ||
+      !event_map_field_int(ev, info->max, &max) || calls <= 0)
+    return;
+  const struct tracer_backend_desc *desc = tracer_backends[b];
+  struct trace_counted c = {.from = *from, .desc = desc, .backend = b, .function = (int)function,
+                            .status = status, .calls = (uint64_t)calls,
+                            .total_ns = span_ns(ev, 0, (uint64_t)total),
+                            .min_ns = span_ns(ev, 0, (uint64_t)min),
+                            .max_ns = span_ns(ev, 0, (uint64_t)max)};
+  c.failed = event_map_call_failed(desc, &desc->functions[function], status);
+  if (!event_map_ids(&d->reader->map, info, ev, &c.pid, &c.tid))
+    c.pid = c.tid = 0;
+  HAND_OUT(d, counted, &c);
+}
+
+static void hand_out_notice(struct decoder *d, const struct trace_source *from) {
+  struct ctf_value backend, text;
+  if (!field_string(from->event, from->info->device_backend, &backend) ||
+      !field_string(from->event, from->info->device_name, &text))
+    return;
+  struct trace_notice n = {*from, backend.u.string.chars, text.u.string.chars,
+                           backend.u.string.length, text.u.string.length};
+  HAND_OUT(d, notice, &n);
+}
+
+static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+  int64_t cost, counted_ps, event_ps, byte_ps, call_ps;
+  struct trace_cost c = {.from = *from};
+  if (info->role == EVENT_CLOCK_READ) {
+    if (!event_map_field_int(ev, info->cost, &cost) || cost < 0)
+      return;
+    /* The least read so far, taken off each call's end in wall-clock times. */
+    uint64_t ns = clock && clock->frequency && clock->frequency != 1000000000u
+                      ? (uint64_t)((double)cost * 1e9 / (double)clock->frequency + 0.5)
+                      : (uint64_t)cost;
+    if (!d->has_clock_read || ns < d->clock_read_ns)
+      d->clock_read_ns = ns;
+    d->has_clock_read = true;
+    c.kind = TRACE_COST_CLOCK_READ;
+    c.clock_read_ns = span_ns(ev, 0, (uint64_t)cost);
+    if (event_map_field_int(ev, info->counted_ps, &counted_ps) && counted_ps > 0)
+      c.counted_ps = (uint64_t)counted_ps;
+  } else {
+    if (!event_map_field_int(ev, info->event_ps, &event_ps) || !event_map_field_int(ev, info->byte_ps, &byte_ps) ||
+        event_ps <= 0 || byte_ps < 0)
+      return;
+    c.kind = TRACE_COST_CALIBRATION;
+    c.event_ps = (uint64_t)event_ps;
+    c.byte_ps = (uint64_t)byte_ps;
+    if (event_map_field_int(ev, info->call_ps, &call_ps) && call_ps > 0)
+      c.call_ps = (uint64_t)call_ps;
+    c.clock_is_tsc = clock && clock->frequency && clock->frequency != 1000000000u;
+  }
+  HAND_OUT(d, cost, &c);
+}
+
+int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
+                  struct reader_stream_count *count) {
+  const struct event_info *info = &d->reader->map.infos[ev->event_class->index];
+  count->events++;
+  if (ev->packet->index != count->packet) {
+    count->packet = ev->packet->index;
+    count->discarded += ev->packet->events_discarded_new;
+  }
+  uint64_t time = d->needs & TRACE_NEEDS_TIMES ? decoder_time(d, ev, ev->timestamp) : 0;
+  d->time = time;
+  struct trace_source from = source_of(d, ev, info, host, time);
+  switch (info->role) {
+  case EVENT_CALL:
+    if (info->batch)
+      hand_out_batch(d, &from, count);
+    else if (!hand_out_own_call(d, &from))
+      HAND_OUT(d, other, &from); /* not readable as a call: shown as it is */
+    return d->status;
+  case EVENT_CALIBRATION_SAMPLE: /* the tracer measuring itself, not the app */
+    count->own_events++;
+    return d->status;
+  case EVENT_DEVICE_COMMAND: hand_out_device(d, &from); break;
+  case EVENT_UNFINISHED: hand_out_unfinished(d, &from); break;
+  case EVENT_COUNTED: hand_out_counted(d, &from); break;
+  case EVENT_CLOCK_READ:
+  case EVENT_CALIBRATION:
+    count->own_events++;
+    hand_out_cost(d, &from);
+    break;
+  case EVENT_REGION:
+  case EVENT_PAUSED: hand_out_region(d, &from); break;
+  case EVENT_NOTICE: hand_out_notice(d, &from); break;
+  case EVENT_OTHER: break;
+  }
+  HAND_OUT(d, other, &from);
+  return d->status;
+}

@@ -1,0 +1,93 @@
+/* reader_internal: what the reader's files share. Not for consumers.
+ *
+ * A decoder turns events into records and hands them to its targets (each consumer
+ * with the context it gets: its own, or a worker's copy). One decoder per thread that
+ * reads: its scratch space and clock state are its own. */
+#ifndef TRACER_READER_INTERNAL_H
+#define TRACER_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace_consumer.h"
+#include "trace_reader.h"
+
+enum { READER_MAX_ARGS = 24, READER_TEXT_BYTES = 1024, READER_MAX_FIELDS = 256,
+       READER_MAX_SLOTS = 256 };
+
+/* Fields the event map does not name, by event class index: a device command's
+ * submitting call, a region's depth; -1 when absent. */
+struct reader_extra_fields {
+  int call_tid, call_start, depth;
+};
+
+struct trace_reader {
+  struct ctf_trace *trace;        /* owned */
+  struct event_map map;
+  struct reader_extra_fields *extra; /* by event class index; owned */
+  const char **hosts;             /* hostnames by host index; the trace's strings */
+  size_t host_count;
+  int *stream_host;               /* host index by stream index; owned */
+  uint64_t bytes;                 /* the streams' sizes, summed */
+  bool has_batches;               /* minimal mode's batch events are in the trace */
+};
+
+struct reader_target {
+  const struct trace_consumer *consumer;
+  void *context;
+};
+
+/* What the tally counts of a stream, as it is read. */
+struct reader_stream_count {
+  uint64_t events, own_events, batch_events, discarded;
+  uint64_t packet; /* index of the packet being read; UINT64_MAX before the first */
+};
+
+/* The formats of a function's named slots, found once (backends_field_format searches
+ * by name): direct-mapped by the function's description. */
+enum { READER_FORMAT_CACHE = 512 };
+struct reader_slot_formats {
+  const struct tracer_function_desc *fd;
+  const struct tracer_field_format *format[READER_MAX_ARGS];
+};
+
+struct decoder {
+  const struct trace_reader *reader;
+  const struct reader_target *targets;
+  size_t target_count;
+  unsigned needs;                 /* of every target */
+  int status;                     /* the first non-zero return of a target */
+  /* Wall-clock conversion (TRACE_NEEDS_TIMES): the clock last seen and a reference
+   * point on it, and the least clock read met so far, taken off each call's end. */
+  const struct ctf_clock_class *clock;
+  uint64_t clock_base;
+  int64_t clock_base_ns;
+  double clock_scale;
+  uint64_t clock_read_ns;
+  bool has_clock_read;
+  uint64_t time;                  /* the last event's time (TRACE_NEEDS_TIMES) */
+  /* The call being handed out: the record, its slots, arguments and their strings. */
+  struct trace_call call;
+  uint64_t slots[READER_MAX_SLOTS];
+  struct trace_arg args[READER_MAX_ARGS];
+  char text[READER_TEXT_BYTES];
+  struct reader_slot_formats *formats; /* READER_FORMAT_CACHE; owned */
+  struct ctf_value *values;       /* READER_MAX_FIELDS; owned */
+};
+
+int decoder_init(struct decoder *d, const struct trace_reader *reader,
+                 const struct reader_target *targets, size_t count);
+void decoder_free(struct decoder *d);
+
+/* Decodes one event of stream host `host` and hands its records to the targets; counts
+ * it in *count. Returns the targets' status (non-zero stops the read). */
+int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
+                  struct reader_stream_count *count);
+
+/* The wall-clock ns of a trace clock value (TRACE_NEEDS_TIMES). */
+uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value);
+
+/* minimal mode's batches: the horizon of each batch in read order (reader_horizon.c). */
+uint64_t *reader_batch_horizons(const struct trace_reader *reader, size_t *count);
+
+#endif

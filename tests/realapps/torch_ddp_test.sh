@@ -1,0 +1,84 @@
+#!/bin/sh
+# A PyTorch data-parallel job (torch_ddp.py: DistributedDataParallel over gloo, Debian's
+# python3-torch, CPU) of 2 ranks started as torchrun starts them, each rank under the
+# tracer (`torchrun --no-python tracer -l python3 torch_ddp.py`). Debian's torchrun stops
+# at start under its Python 3.11 (torch.distributed.elastic, untraced too), so the test
+# sets torchrun's variables itself. The ranks are one job:
+#  - rank 0 alone prints one report for the job of 2 ranks (torchrun), with one process
+#    per rank, and the regions each rank opened (ITT, through itt_regions.c), as the
+#    ranks counted them;
+#  - one timeline for the job: one process track per rank, named "rank N (HOST)", with
+#    that rank's region slices.
+# Usage: torch_ddp_test.sh TRACER ITT_REGIONS PFTRACE_DUMP
+set -eu
+. "$(dirname "$0")/../e2e/lib.sh"
+. "$(dirname "$0")/lib.sh"
+[ $# -eq 3 ] || { echo "usage: $0 TRACER ITT_REGIONS PFTRACE_DUMP" >&2; exit 2; }
+tracer=$(abspath "$1")
+export ITT_REGIONS
+ITT_REGIONS=$(abspath "$2")
+dump=$(abspath "$3")
+python=/usr/bin/python3 # Debian's: the python3 on PATH may be another
+need_program "$python" python3
+"$python" -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null ||
+  skip "no torch with gloo in $python (Debian's python3-torch)"
+e2e_setup
+need_tracer "$tracer"
+[ -f "$ITT_REGIONS" ] || fail "no ITT helper library at $ITT_REGIONS"
+
+steps=4
+port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+pids=""
+for rank in 0 1; do
+  RANK=$rank WORLD_SIZE=2 LOCAL_RANK=$rank LOCAL_WORLD_SIZE=2 GROUP_RANK=0 ROLE_RANK=$rank \
+    TORCHELASTIC_RUN_ID="ddp-$$" MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+    APP_MANIFEST="$tmp/app" \
+    "$tracer" -j -o "$tmp/job.json" -l "$tmp/job.pftrace" --trace-output "$tmp/job" \
+    "$python" "$e2e_dir/../realapps/torch_ddp.py" $steps >"$tmp/rank$rank.out" 2>"$tmp/rank$rank.err" &
+  pids="$pids $!"
+done
+rc=0
+for p in $pids; do wait "$p" || rc=$?; done
+[ "$rc" -eq 0 ] || fail "a rank exited $rc: $(cat "$tmp/rank0.err" "$tmp/rank1.err")"
+for r in 0 1; do [ -s "$tmp/app.$r" ] || fail "rank $r wrote no count: $(cat "$tmp/rank$r.err")"; done
+
+grep -q "job of 2 ranks (torchrun)" "$tmp/rank0.err" ||
+  fail "rank 0 did not report one job of 2 ranks: $(cat "$tmp/rank0.err")"
+! grep -q "job of" "$tmp/rank1.err" || fail "rank 1 printed a report too: $(cat "$tmp/rank1.err")"
+[ -s "$tmp/job.json" ] || fail "no report for the job: $(cat "$tmp/rank0.err")"
+jq -e '.job.ranks == [0, 1]' "$tmp/job.json" >/dev/null ||
+  fail "the report is not the job's ranks 0 and 1: $(jq -c '.job | del(.matrix, .message_sizes)' "$tmp/job.json")"
+jq -s 'map(.regions | to_entries) | add | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add' \
+  "$tmp/app.0" "$tmp/app.1" >"$tmp/expected.json"
+jq '[.backends[] | .regions[]? | {(.name): .calls}] | add' "$tmp/job.json" >"$tmp/actual.json"
+jq -e --slurpfile e "$tmp/expected.json" '. == $e[0]' "$tmp/actual.json" >/dev/null ||
+  fail "the job's regions differ from the ranks' own count:
+expected $(jq -c . "$tmp/expected.json")
+got      $(jq -c . "$tmp/actual.json")"
+
+# One timeline: a process track per rank, named for it, holding that rank's regions.
+[ -s "$tmp/job.pftrace" ] || fail "no timeline for the job"
+"$dump" "$tmp/job.pftrace" >"$tmp/dump.txt" 2>"$tmp/dump.err" ||
+  fail "the job's timeline does not decode: $(cat "$tmp/dump.err")"
+awk -f "$e2e_dir/../timeline/dump_to_json.awk" "$tmp/dump.txt" | jq -s . >"$tmp/dump.json"
+jq -s '.' "$tmp"/app.* >"$tmp/manifests.json"
+problems=$(jq -r --slurpfile m "$tmp/manifests.json" '
+  [.[] | select(.type == "track")] as $tracks
+  | [.[] | select(.type == "slice")] as $slices
+  | [$tracks[] | select(.kind == "p")] as $procs
+  | [ (if ($procs | length) != 2 then "\($procs | length) process tracks, want 2" else empty end),
+      ($m[0][] | . as $rank
+       | [$procs[] | select(.name | test("^rank \($rank.rank) \\(.+\\)$"))] as $p
+       | if ($p | length) != 1 then "rank \($rank.rank): \($p | length) process tracks named for it"
+         else
+           ($p[0].uuid | tostring) as $puuid
+           | [$tracks[] | select(.parent == $puuid) | .uuid | tostring] as $below
+           | ([$slices[] | select((.track | tostring) as $t | $below | index($t))]
+              | reduce .[] as $s ({}; .[$s.name] += 1)) as $got
+           | ($rank.regions | to_entries[] | select(($got[.key] // 0) != .value)
+              | "rank \($rank.rank): \($got[.key] // 0) slices of region \(.key), it opened \(.value)")
+         end)
+    ] | .[]' "$tmp/dump.json") || fail "cannot check the timeline"
+[ -z "$problems" ] || fail "the job's timeline:
+$problems"
+echo "torch_ddp: 2 ranks, one report and one timeline; regions $(jq -c . "$tmp/actual.json")"
