@@ -166,11 +166,15 @@ daemon_killed)
   # A job long enough to outlive the kill: about 10 s of calls.
   job killed 100000 100 &
   victim=$!
+  # Kill once the app runs: before it, the tracer may still be measuring what tracing
+  # costs on this machine (a first run), in a session of its own.
+  app_comm=$(basename "$app" | cut -c1-15)
   i=0
-  while [ -z "$(world_daemons lttng-sessiond)" ] && [ $i -lt 100 ]; do
+  while [ -z "$(world_daemons "$app_comm")" ] && [ $i -lt 300 ]; do
     sleep 0.1
     i=$((i + 1))
   done
+  [ -n "$(world_daemons "$app_comm")" ] || die "the app did not start within 30 s"
   sleep 2
   daemon=$(echo $(world_daemons lttng-sessiond))
   [ -n "$daemon" ] || die "no daemon appeared in the world"
