@@ -61,7 +61,7 @@ struct ctf_token {
 };
 
 struct ctf_token_list {
-  struct ctf_token *tokens;   /* arena; ends with a CTF_TOKEN_END */
+  struct ctf_token *tokens;   /* owned (free()); ends with a CTF_TOKEN_END */
   size_t count;
 };
 
