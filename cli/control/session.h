@@ -145,6 +145,18 @@ struct session_end_report {
   bool daemon_left_running;  /* this job started root's daemon and left it running */
 };
 
+/* How long each step of the session took, in nanoseconds (0: not done): `tracer -v`
+ * prints them and bench/fixed_cost.sh breaks a run's fixed cost down with them. */
+struct session_timing {
+  uint64_t daemon_ns;  /* finding the daemon, or starting one */
+  uint64_t reap_ns;    /* destroying the sessions of killed tracers */
+  uint64_t setup_ns;   /* creating the session, its channel and events; starting it */
+  uint64_t stop_ns;    /* stopping it, until the consumer has written every buffer out */
+  uint64_t counts_ns;  /* reading the loss counts */
+  uint64_t destroy_ns; /* destroying the session */
+  uint64_t release_ns; /* stopping a daemon this job started */
+};
+
 struct session; /* opaque */
 
 enum session_status session_begin(const struct session_options *options,
@@ -205,6 +217,9 @@ enum session_trace_content session_trace_content(const char *output_dir);
  * SESSION_HANG_EXIT_STATUS. NULL restores the default. */
 typedef void (*session_hang_handler)(const char *message);
 void session_set_hang_handler(session_hang_handler handler);
+
+/* The steps' durations so far (borrowed from the session). */
+const struct session_timing *session_timing(const struct session *session);
 
 const char *session_name(const struct session *session);
 /* The output folder as an absolute path. */
