@@ -420,6 +420,11 @@ int command_run_app(const struct tracer_options *o) {
   timing.session_ready = now_ns();
   clock_gettime(CLOCK_MONOTONIC, &app_start);
   enum launch_status ls = launch_start(&req, &app, &lerr);
+  if (ls == LAUNCH_OK && log_enabled(LOG_DEBUG)) {
+    log_debug("app: %s, LD_PRELOAD=%s", launch_command_path(app), launch_preload_value(app));
+    for (size_t i = 0; req.extra_environment && req.extra_environment[i]; i++)
+      log_debug("app environment: %s", req.extra_environment[i]);
+  }
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     log_error("%s", serr.message);
     launch_free(app);

@@ -183,6 +183,39 @@ static enum session_status create_session(struct session *session, struct sessio
   return SESSION_OK;
 }
 
+/* The metadata's channel: LTTng's default (2 sub-buffers of 4 KiB) moves the metadata
+ * of every preloaded backend's events (about 370 KiB) to disk in some 90 turns of the
+ * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
+ * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
+ * stop that comes after an app's exit. */
+static enum session_status enable_metadata_channel(struct session *session,
+                                                   struct session_error *error)
+{
+  struct lttng_channel *channel = lttng_channel_create(&session->domain);
+  if (channel == NULL) {
+    return session_fail(error, SESSION_ERR_SYSTEM,
+                        "Cannot create channel: session=%s, out of memory", session->name);
+  }
+  snprintf(channel->name, sizeof channel->name, "%s", "metadata");
+  channel->attr.overwrite = 0;
+  channel->attr.subbuf_size = SESSION_METADATA_SUBBUF_SIZE;
+  channel->attr.num_subbuf = SESSION_METADATA_SUBBUF_COUNT;
+  channel->attr.switch_timer_interval = 0;
+  channel->attr.read_timer_interval = 0;
+  channel->attr.output = LTTNG_EVENT_MMAP;
+  int rc = lttng_enable_channel(session->handle, channel);
+  lttng_channel_destroy(channel);
+  if (rc < 0) {
+    session->last_lttng_error = rc;
+    return session_fail(error, SESSION_ERR_LTTNG,
+                        "Cannot create channel: session=%s, channel=metadata, subbuf_size=%u, "
+                        "subbuf_count=%u: %s",
+                        session->name, SESSION_METADATA_SUBBUF_SIZE,
+                        SESSION_METADATA_SUBBUF_COUNT, lttng_strerror(rc));
+  }
+  return SESSION_OK;
+}
+
 static enum session_status enable_channel(struct session *session,
                                           const struct session_options *options,
                                           struct session_error *error)
@@ -473,6 +506,10 @@ static enum session_status establish_session(struct session *session,
   if (session->handle == NULL) {
     return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
                 session->name);
+  }
+  status = enable_metadata_channel(session, error);
+  if (status != SESSION_OK) {
+    return status;
   }
   status = enable_channel(session, options, error);
   if (status != SESSION_OK) {

@@ -70,6 +70,11 @@
 #define SESSION_MIN_DEFAULT_SUBBUF_COUNT 4u
 #define SESSION_MAX_DEFAULT_SUBBUF_COUNT 16u
 
+/* The metadata's ring buffer (one per session): room for the metadata of every event of
+ * every preloaded backend in one turn of the consumer (session.c says why). */
+#define SESSION_METADATA_SUBBUF_SIZE (512u * 1024u)
+#define SESSION_METADATA_SUBBUF_COUNT 2u
+
 /* The sub-buffer count used when none is given, for sub-buffers of subbuf_size bytes on
  * this machine (see above). */
 uint64_t session_default_subbuf_count(uint64_t subbuf_size);
