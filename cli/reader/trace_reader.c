@@ -1,6 +1,6 @@
 /* trace_reader: see trace_reader.h. The events of a stream are decoded by
- * reader_decode.c; this file decides the order: one merged read, or streams shared out
- * over workers. */
+ * reader_decode.c; this file decides the order: one merged read (on several threads by
+ * reader_ordered.c), or streams shared out over workers. */
 #include "trace_reader.h"
 
 #include <pthread.h>
@@ -85,21 +85,12 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* What one read found, for the summary and the result. */
-struct read_state {
-  const struct trace_reader *reader;
-  const struct trace_read_options *options;
-  struct trace_summary summary;
-  char *error;           /* the first error met; owned */
-  bool failed;           /* a consumer stopped the read, or out of memory */
-};
-
-static void note_error(char **error, const char *message) {
+void reader_note_error(char **error, const char *message) {
   if (!*error)
     *error = strdup(message);
 }
 
-static void hand_out_stream(const struct reader_target *targets, size_t n,
+void reader_hand_out_stream(const struct reader_target *targets, size_t n,
                             const struct trace_reader *r, size_t stream,
                             const struct reader_stream_count *count) {
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
@@ -124,13 +115,13 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
   uint64_t *offsets = calloc(streams + 1, sizeof *offsets);
   if (decoder_init(&d, r, targets, n) || !counts || !offsets) {
     st->failed = true;
-    note_error(&st->error, "out of memory");
+    reader_note_error(&st->error, "out of memory");
     goto done;
   }
   for (size_t i = 0; i < streams; i++)
     counts[i].packet = UINT64_MAX;
   if (ctf_merge_open(r->trace, NULL, streams, &merge, &err) != CTF_OK) {
-    note_error(&st->error, err.message);
+    reader_note_error(&st->error, err.message);
     goto done;
   }
   size_t batch_count = 0, batches_read = 0;
@@ -141,7 +132,7 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
   enum ctf_status status;
   while ((status = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
     if (status != CTF_OK) {
-      note_error(&st->error, err.message); /* one stream failed; the others go on */
+      reader_note_error(&st->error, err.message); /* one stream failed; the others go on */
       continue;
     }
     size_t stream = ev->stream->index;
@@ -178,7 +169,7 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
   }
   free(until);
   for (size_t i = 0; i < streams; i++)
-    hand_out_stream(targets, n, r, i, &counts[i]);
+    reader_hand_out_stream(targets, n, r, i, &counts[i]);
 done:
   if (st->options->progress)
     st->options->progress(st->options->progress_context, r->bytes, r->bytes, true);
@@ -210,8 +201,8 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
   struct ctf_error error;
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
   if (ctf_cursor_open(r->trace, stream, &cursor, &error) != CTF_OK) {
-    note_error(&w->error, error.message);
-    hand_out_stream(w->targets, w->target_count, r, stream, &count);
+    reader_note_error(&w->error, error.message);
+    reader_hand_out_stream(w->targets, w->target_count, r, stream, &count);
     return;
   }
   int host = r->stream_host[stream];
@@ -223,7 +214,7 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
     if (st != CTF_OK) {
       if (st == CTF_END || ctf_cursor_failed(cursor))
         break;
-      note_error(&w->error, error.message); /* a damaged packet, skipped: the rest counts */
+      reader_note_error(&w->error, error.message); /* a damaged packet, skipped: the rest counts */
       continue;
     }
     if (decoder_event(d, ev, host, &count)) {
@@ -239,9 +230,9 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
     }
   }
   if (st != CTF_END && st != CTF_OK && ctf_cursor_failed(cursor))
-    note_error(&w->error, error.message);
+    reader_note_error(&w->error, error.message);
   atomic_fetch_add(w->bytes_done, s->file_size - last_offset);
-  hand_out_stream(w->targets, w->target_count, r, stream, &count);
+  reader_hand_out_stream(w->targets, w->target_count, r, stream, &count);
   ctf_cursor_close(cursor);
 }
 
@@ -250,7 +241,7 @@ static void *worker_main(void *arg) {
   struct decoder d;
   if (decoder_init(&d, w->reader, w->targets, w->target_count)) {
     w->failed = true;
-    note_error(&w->error, "out of memory");
+    reader_note_error(&w->error, "out of memory");
   }
   for (size_t i = 0; !w->failed && i < w->stream_count && !atomic_load(w->stop); i++)
     read_stream(w, &d, w->streams[i]);
@@ -356,7 +347,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
                                                              w->targets[k].context))
         st->failed = true;
     if (w->error)
-      note_error(&st->error, w->error);
+      reader_note_error(&st->error, w->error);
     st->failed |= w->failed;
     free(w->error);
     free(w->streams);
@@ -364,7 +355,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
   }
   if (!ok) {
     st->failed = true;
-    note_error(&st->error, "out of memory");
+    reader_note_error(&st->error, "out of memory");
   }
   free(workers);
   free(order);
@@ -392,10 +383,12 @@ enum trace_read_status trace_read(struct trace_reader *r,
     bool ordered = false;
     for (size_t i = 0; i < count; i++)
       ordered |= (targets[i].consumer->needs & TRACE_NEEDS_ORDER) != 0;
-    if (ordered)
-      read_in_order(&st, targets, count);
-    else
+    if (ordered) {
+      if (!reader_read_ordered_parallel(&st, targets, count))
+        read_in_order(&st, targets, count);
+    } else {
       read_by_stream(&st, targets, count);
+    }
     st.summary.error = st.error;
     st.summary.hosts = r->hosts;
     st.summary.host_count = r->host_count;
