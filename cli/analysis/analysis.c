@@ -92,7 +92,7 @@ static void close_timeline(struct timeline_product *t, const char *read_error,
                                          .flows = stats.flows,
                                          .counter_values = stats.counter_values,
                                          .bytes = stats.bytes, .parts = stats.parts,
-                                         .csv = result->csv};
+                                         .csv = result->csv, .read = result->read};
     }
   }
   fold_causes(d, mark, "Cannot write the timeline");
@@ -187,6 +187,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   }
   /* The one read. */
   struct trace_read_options options = {.threads = request->threads,
+                                       .report = &result->read,
                                        .progress = request->progress,
                                        .progress_context = request->progress_context};
   struct diag read;

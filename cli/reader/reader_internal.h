@@ -106,6 +106,7 @@ struct read_state {
   struct trace_summary summary;
   char *error;           /* the first error met; owned */
   bool failed;           /* a consumer stopped the read, or out of memory */
+  unsigned threads;      /* the threads that decoded */
 };
 
 void reader_note_error(char **error, const char *message);

@@ -818,6 +818,7 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
   for (size_t i = 0; opened && i < o.group_count; i++)
     all_started &= o.groups[i].started;
   if (all_started) {
+    st->threads = (unsigned)o.group_count;
     merge(&o);
   } else if (opened) {
     st->failed = true;

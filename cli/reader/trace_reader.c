@@ -277,6 +277,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
   size_t streams = ctf_trace_stream_count(r->trace);
   unsigned threads = worker_count(st->options, targets, n, streams);
   bool copies = threads > 1;
+  st->threads = threads;
   struct worker *workers = calloc(threads, sizeof *workers);
   size_t *order = calloc(streams + 1, sizeof *order);
   uint64_t *load = calloc(threads, sizeof *load);
@@ -383,12 +384,15 @@ enum trace_read_status trace_read(struct trace_reader *r,
     bool ordered = false;
     for (size_t i = 0; i < count; i++)
       ordered |= (targets[i].consumer->needs & TRACE_NEEDS_ORDER) != 0;
+    st.threads = 1;
     if (ordered) {
       if (!reader_read_ordered_parallel(&st, targets, count))
         read_in_order(&st, targets, count);
     } else {
       read_by_stream(&st, targets, count);
     }
+    if (pass == 0 && options && options->report)
+      *options->report = (struct trace_read_report){ordered, st.threads};
     st.summary.error = st.error;
     st.summary.hosts = r->hosts;
     st.summary.host_count = r->host_count;
