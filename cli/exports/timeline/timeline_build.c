@@ -557,7 +557,8 @@ int timeline_build(struct trace_reader *reader, struct timeline *tl,
   if (timeline_builder_open(tl, &mine, &b, &consumer, d))
     return -1;
   const struct trace_consumer *consumers[] = {&consumer};
-  enum trace_read_status read = trace_read(reader, consumers, 1, NULL, d);
+  struct trace_read_options read_options = {.threads = options->threads};
+  enum trace_read_status read = trace_read(reader, consumers, 1, &read_options, d);
   int rc = timeline_builder_close(b, d);
   return read == TRACE_READ_OK && rc == 0 ? 0 : -1;
 }
