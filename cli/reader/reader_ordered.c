@@ -31,7 +31,8 @@
 
 #include "reader_internal.h"
 
-enum { CHUNK_BYTES = 256 * 1024, CHUNKS_PER_GROUP = 8, ALIGN = 16, PROGRESS_EVERY = 1 << 16 };
+enum { CHUNK_BYTES = 256 * 1024, CHUNKS_PER_GROUP = 8, ALIGN = 16, PROGRESS_EVERY = 1 << 16,
+       MAX_PREPARING = 16 /* ordered consumers with prepare_*() in one read */ };
 #define PROGRESS_NS 200000000ull
 
 struct trace_bytes {
@@ -66,6 +67,18 @@ struct item {
 enum record_kind { R_CALL, R_DEVICE, R_REGION, R_PAUSE, R_COUNTED, R_UNFINISHED, R_COST,
                    R_NOTICE, R_OTHER };
 
+/* A call in a queue: what struct trace_call holds beyond what its event's item says
+ * (the source: the event class's info, the stream's host, the time). Small, because
+ * every call of the trace crosses from one core to the other. */
+struct queued_call {
+  uint64_t start_clock, end_clock, duration_ns, start, end;
+  int64_t pid, tid, status;
+  int32_t backend, function;
+  uint32_t depth, text_used;
+  uint16_t arg_count, slot_count;
+  bool has_status, failed, batched;
+};
+
 /* A record of an item; what it points to follows it, at offsets from the record. */
 struct record {
   uint32_t size;
@@ -74,7 +87,7 @@ struct record {
   uint32_t args, text, slots, table; /* offsets: a call's args, text and slots; the table */
   uintptr_t text_origin;             /* where the decoder's text was (strings point in it) */
   union {
-    struct trace_call call;
+    struct queued_call call;
     struct trace_device device;
     struct trace_region region;
     struct trace_pause pause;
@@ -310,8 +323,8 @@ static int prepare(struct group *g, const struct trace_call *call,
                    const struct trace_source *other) {
   struct ordered_read *o = g->read;
   size_t n = 0;
-  struct prepared_entry table[16];
-  for (size_t i = 0; i < o->ordered_count && n < sizeof table / sizeof *table; i++) {
+  struct prepared_entry table[MAX_PREPARING];
+  for (size_t i = 0; i < o->ordered_count; i++) {
     const struct trace_consumer *c = o->ordered[i].consumer;
     int (*fn_call)(void *, const struct trace_call *, struct trace_bytes *) = c->prepare_call;
     int (*fn_other)(void *, const struct trace_source *, struct trace_bytes *) =
@@ -343,7 +356,13 @@ static int stopped(struct group *g) { return atomic_load(&g->read->stop) ? -1 : 
 
 static int queue_call(void *context, const struct trace_call *c) {
   struct group *g = context;
-  if (!record_begin(g, R_CALL, c, sizeof *c))
+  bool slots_copied = g->read->copy_slots;
+  struct queued_call q = {c->start_clock, c->end_clock, c->duration_ns, c->start, c->end,
+                          c->pid, c->tid, c->status, c->backend, c->function, c->depth,
+                          (uint32_t)c->text_used, (uint16_t)c->arg_count,
+                          (uint16_t)(slots_copied ? c->slot_count : 0), c->has_status,
+                          c->failed, c->batched};
+  if (!record_begin(g, R_CALL, &q, sizeof q))
     return -1;
   long args = record_put(g, c->args, c->arg_count * sizeof *c->args, true);
   long text = record_put(g, c->text, c->text_used, false);
@@ -357,8 +376,6 @@ static int queue_call(void *context, const struct trace_call *c) {
   r->text = (uint32_t)text;
   r->slots = (uint32_t)slots;
   r->text_origin = (uintptr_t)c->text;
-  if (!g->read->copy_slots)
-    r->u.call.slot_count = 0;
   return prepare(g, c, NULL) || record_end(g) || stopped(g);
 }
 
@@ -512,33 +529,48 @@ static bool before(const struct group *a, const struct group *b) {
          (a->head->key == b->head->key && a->head->stream < b->head->stream);
 }
 
+/* The call of a queued record, whole again. */
+static void unqueue_call(const struct ordered_read *o, const struct item *it,
+                         struct record *rec, uint64_t clock_read_ns, struct trace_call *c) {
+  const struct trace_reader *r = o->reader;
+  const struct queued_call *q = &rec->u.call;
+  const struct event_info *info = &r->map.infos[it->event_class];
+  int host = r->stream_host[it->stream];
+  unsigned char *base = (unsigned char *)rec;
+  struct trace_arg *args = (struct trace_arg *)(base + rec->args);
+  const char *text = (const char *)base + rec->text;
+  for (size_t i = 0; i < q->arg_count; i++) {
+    uintptr_t s = (uintptr_t)args[i].v.s;
+    if (args[i].kind == TRACE_ARG_STRING && s >= rec->text_origin &&
+        s < rec->text_origin + q->text_used)
+      args[i].v.s = text + (s - rec->text_origin);
+  }
+  *c = (struct trace_call){
+      .from = {.info = info, .host = host, .host_name = r->hosts[host], .time = it->time},
+      .desc = info->desc, .backend = q->backend, .function = q->function, .pid = q->pid,
+      .tid = q->tid, .depth = q->depth, .status = q->status, .has_status = q->has_status,
+      .failed = q->failed, .batched = q->batched, .start_clock = q->start_clock,
+      .end_clock = q->end_clock, .duration_ns = q->duration_ns, .start = q->start,
+      .end = q->end, .slots = q->slot_count ? (const uint64_t *)(base + rec->slots) : NULL,
+      .slot_count = q->slot_count, .args = args, .arg_count = q->arg_count, .text = text,
+      .text_used = q->text_used};
+  if (o->queue_needs & TRACE_NEEDS_TIMES)
+    c->end = decoder_end_less_clock_read(c->start, c->end, clock_read_ns);
+}
+
 /* The records of an event to the ordered targets, as decoder_event hands them out. */
 static int dispatch(struct ordered_read *o, struct item *it, uint64_t clock_read_ns) {
   const unsigned char *p = after_header(it);
+  struct trace_call call;
   for (uint16_t k = 0; k < it->records; k++) {
     struct record *rec = (struct record *)p;
     p += rec->size;
     struct trace_source *from = NULL;
     switch ((enum record_kind)rec->kind) {
-    case R_CALL: {
-      struct trace_call *c = &rec->u.call;
-      unsigned char *base = (unsigned char *)rec;
-      struct trace_arg *args = (struct trace_arg *)(base + rec->args);
-      const char *text = (const char *)base + rec->text;
-      for (size_t i = 0; i < c->arg_count; i++) {
-        uintptr_t s = (uintptr_t)args[i].v.s;
-        if (args[i].kind == TRACE_ARG_STRING && s >= rec->text_origin &&
-            s < rec->text_origin + c->text_used)
-          args[i].v.s = text + (s - rec->text_origin);
-      }
-      c->args = args;
-      c->text = text;
-      c->slots = c->slot_count ? (const uint64_t *)(base + rec->slots) : NULL;
-      if (o->queue_needs & TRACE_NEEDS_TIMES)
-        c->end = decoder_end_less_clock_read(c->start, c->end, clock_read_ns);
-      from = &c->from;
+    case R_CALL:
+      unqueue_call(o, it, rec, clock_read_ns, &call);
+      from = &call.from;
       break;
-    }
     case R_DEVICE: from = &rec->u.device.from; break;
     case R_REGION: from = &rec->u.region.from; break;
     case R_PAUSE: from = &rec->u.pause.from; break;
@@ -564,7 +596,7 @@ static int dispatch(struct ordered_read *o, struct item *it, uint64_t clock_read
       }
       int rc = 0;
       switch ((enum record_kind)rec->kind) {
-      case R_CALL: rc = c->call ? c->call(context, &rec->u.call) : 0; break;
+      case R_CALL: rc = c->call ? c->call(context, &call) : 0; break;
       case R_DEVICE: rc = c->device ? c->device(context, &rec->u.device) : 0; break;
       case R_REGION: rc = c->region ? c->region(context, &rec->u.region) : 0; break;
       case R_PAUSE: rc = c->pause ? c->pause(context, &rec->u.pause) : 0; break;
@@ -740,7 +772,20 @@ bool reader_read_ordered_parallel(struct read_state *st, const struct reader_tar
     }
   }
   o.ordered = ordered;
-  o.copy_slots = (o.queue_needs & (TRACE_NEEDS_SLOTS | TRACE_NEEDS_ARGS)) != 0;
+  /* A call's slots are copied for those that read them in call(); -t reads them in
+   * prepare_call(). */
+  size_t preparing = 0;
+  for (size_t i = 0; i < o.ordered_count; i++) {
+    const struct trace_consumer *c = ordered[i].consumer;
+    o.copy_slots |= c->needs & TRACE_NEEDS_SLOTS && !c->prepare_call;
+    preparing += c->prepare_call || c->prepare_other;
+  }
+  if (preparing > MAX_PREPARING) {
+    free(ordered);
+    free(frees);
+    free(o.groups);
+    return false;
+  }
   /* The queue, a consumer of each worker's decoder. */
   struct trace_consumer queue = {.name = "queue", .needs = o.queue_needs & ~TRACE_NEEDS_ORDER};
   for (size_t i = 0; ok && i < o.ordered_count; i++) {
