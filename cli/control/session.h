@@ -5,7 +5,8 @@
  *   session_app_environment() what the app's environment needs for this session
  *   session_track_process()  (between launch_start and launch_release) record the app
  *   session_end()            stop (data flushed), read loss counts, destroy, stop the
- *                            daemon this job started, remove its private home
+ *                            daemon this job started, remove its private home; none of
+ *                            LTTng's fixed waits (session_flush.h, daemon_end.h)
  *
  * The daemon (policy and reasons: docs/session-daemon.md). A reachable daemon
  * (lttng_session_daemon_alive()) is used and left alone. Otherwise the job starts one with

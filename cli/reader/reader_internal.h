@@ -115,6 +115,22 @@ void reader_hand_out_stream(const struct reader_target *targets, size_t n,
                             const struct trace_reader *reader, size_t stream,
                             const struct reader_stream_count *count);
 
+/* After an event read in time order, for the targets that take it: minimal mode's
+ * horizon (TRACE_NEEDS_HORIZON), the event's time held back to the earliest call of the
+ * batches still to come (until[], reader_batch_horizons(); *batches_read counts those
+ * met). Returns the first non-zero status of a target. */
+int reader_hand_out_horizon(const struct reader_target *targets, size_t n,
+                            const struct event_info *info, uint64_t timestamp,
+                            const uint64_t *until, size_t batch_count, size_t *batches_read);
+
+/* The progress of a read in time order, about five times a second: called once an event,
+ * with each stream's read offset. */
+struct reader_progress {
+  uint64_t seen, last;
+};
+void reader_progress_step(struct read_state *st, struct reader_progress *progress,
+                          const uint64_t *offsets, size_t streams);
+
 /* The read in time order on several threads (reader_ordered.c). False when these
  * consumers or this trace cannot be read so (one stream, one thread, a consumer that
  * needs the event without a way to prepare): then nothing was read. */

@@ -26,14 +26,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "reader_internal.h"
 
-enum { CHUNK_BYTES = 256 * 1024, CHUNKS_PER_GROUP = 8, ALIGN = 16, PROGRESS_EVERY = 1 << 16,
+enum { CHUNK_BYTES = 256 * 1024, CHUNKS_PER_GROUP = 8, ALIGN = 16,
        MAX_PREPARING = 16 /* ordered consumers with prepare_*() in one read */ };
-#define PROGRESS_NS 200000000ull
 
 struct trace_bytes {
   struct group *group;
@@ -615,12 +613,6 @@ static int dispatch(struct ordered_read *o, struct item *it, uint64_t clock_read
   return 0;
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Merges the groups' queues; as read_in_order() does with the cursors. */
 static void merge(struct ordered_read *o) {
   struct read_state *st = o->st;
@@ -647,7 +639,8 @@ static void merge(struct ordered_read *o) {
       heap[at] = heap[(at - 1) / 2];
     heap[at] = g;
   }
-  uint64_t clock_read_ns = 0, last_progress = now_ns(), seen = 0;
+  uint64_t clock_read_ns = 0;
+  struct reader_progress progress = {0, 0};
   bool has_clock_read = false;
   while (count && !st->failed) {
     struct group *g = heap[0];
@@ -665,26 +658,13 @@ static void merge(struct ordered_read *o) {
       st->summary.first = it->time;
     st->summary.last = it->time;
     const struct event_info *info = &r->map.infos[it->event_class];
-    if (o->queue_needs & TRACE_NEEDS_HORIZON && info->role != EVENT_CALIBRATION_SAMPLE) {
-      batches_read += info->role == EVENT_CALL && info->batch;
-      uint64_t horizon = it->timestamp;
-      if (batches_read < batch_count && until[batches_read] < horizon)
-        horizon = until[batches_read];
-      for (size_t i = 0; i < o->ordered_count && !st->failed; i++)
-        if (o->ordered[i].consumer->horizon &&
-            o->ordered[i].consumer->horizon(o->ordered[i].context, horizon))
-          st->failed = true;
-      if (st->failed)
-        break;
+    if (o->queue_needs & TRACE_NEEDS_HORIZON &&
+        reader_hand_out_horizon(o->ordered, o->ordered_count, info, it->timestamp, until,
+                                batch_count, &batches_read)) {
+      st->failed = true;
+      break;
     }
-    if (st->options->progress && ++seen % PROGRESS_EVERY == 0 &&
-        now_ns() - last_progress >= PROGRESS_NS) {
-      uint64_t done = 0;
-      for (size_t i = 0; i < streams; i++)
-        done += offsets[i];
-      st->options->progress(st->options->progress_context, done, r->bytes, false);
-      last_progress = now_ns();
-    }
+    reader_progress_step(st, &progress, offsets, streams);
     /* The group's next event takes the top's place, sifted down. */
     advance(o, g);
     struct group *moved = g->head ? g : heap[--count];

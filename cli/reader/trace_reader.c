@@ -104,6 +104,34 @@ void reader_hand_out_stream(const struct reader_target *targets, size_t n,
 
 /* ---- In time order: the streams merged, on this thread ------------------------------ */
 
+int reader_hand_out_horizon(const struct reader_target *targets, size_t n,
+                            const struct event_info *info, uint64_t timestamp,
+                            const uint64_t *until, size_t batch_count, size_t *batches_read) {
+  if (info->role == EVENT_CALIBRATION_SAMPLE)
+    return 0;
+  *batches_read += info->role == EVENT_CALL && info->batch;
+  uint64_t horizon = timestamp;
+  if (*batches_read < batch_count && until[*batches_read] < horizon)
+    horizon = until[*batches_read]; /* a batch still to come holds calls from then on */
+  int status = 0;
+  for (size_t i = 0; i < n && !status; i++)
+    if (targets[i].consumer->horizon)
+      status = targets[i].consumer->horizon(targets[i].context, horizon);
+  return status;
+}
+
+void reader_progress_step(struct read_state *st, struct reader_progress *p,
+                          const uint64_t *offsets, size_t streams) {
+  if (!st->options->progress || ++p->seen % PROGRESS_EVERY != 0 ||
+      now_ns() - p->last < PROGRESS_NS)
+    return;
+  uint64_t done = 0;
+  for (size_t i = 0; i < streams; i++)
+    done += offsets[i];
+  st->options->progress(st->options->progress_context, done, st->reader->bytes, false);
+  p->last = now_ns();
+}
+
 static void read_in_order(struct read_state *st, const struct reader_target *targets,
                           size_t n) {
   const struct trace_reader *r = st->reader;
@@ -127,7 +155,7 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
   size_t batch_count = 0, batches_read = 0;
   uint64_t *until = d.needs & TRACE_NEEDS_HORIZON ? reader_batch_horizons(r, &batch_count)
                                                   : NULL;
-  uint64_t last_progress = now_ns(), seen = 0;
+  struct reader_progress progress = {0, now_ns()};
   const struct ctf_event *ev;
   enum ctf_status status;
   while ((status = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
@@ -145,27 +173,13 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
       st->summary.first = d.time;
     st->summary.last = d.time;
     const struct event_info *info = &r->map.infos[ev->event_class->index];
-    if (d.needs & TRACE_NEEDS_HORIZON && info->role != EVENT_CALIBRATION_SAMPLE) {
-      batches_read += info->role == EVENT_CALL && info->batch;
-      uint64_t horizon = ev->timestamp;
-      if (batches_read < batch_count && until[batches_read] < horizon)
-        horizon = until[batches_read]; /* a batch still to come holds calls from then on */
-      for (size_t i = 0; i < n && !d.status; i++)
-        if (targets[i].consumer->horizon)
-          d.status = targets[i].consumer->horizon(targets[i].context, horizon);
-      if (d.status) {
-        st->failed = true;
-        break;
-      }
+    if (d.needs & TRACE_NEEDS_HORIZON &&
+        (d.status = reader_hand_out_horizon(targets, n, info, ev->timestamp, until,
+                                            batch_count, &batches_read))) {
+      st->failed = true;
+      break;
     }
-    if (st->options->progress && ++seen % PROGRESS_EVERY == 0 &&
-        now_ns() - last_progress >= PROGRESS_NS) {
-      uint64_t done = 0;
-      for (size_t i = 0; i < streams; i++)
-        done += offsets[i];
-      st->options->progress(st->options->progress_context, done, r->bytes, false);
-      last_progress = now_ns();
-    }
+    reader_progress_step(st, &progress, offsets, streams);
   }
   free(until);
   for (size_t i = 0; i < streams; i++)

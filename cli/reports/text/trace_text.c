@@ -94,15 +94,17 @@ static void print_string(struct text_line *out, const char *s, size_t len) {
   text_line_putc(out, '"');
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\')
-      text_line_putc(out, '\\'), text_line_putc(out, (char)c);
-    else if (c == '\n')
+    if (c == '"' || c == '\\') {
+      char escaped[2] = {'\\', (char)c};
+      text_line_put(out, escaped, 2);
+    } else if (c == '\n') {
       text_line_puts(out, "\\n");
-    else if (c < 0x20 || c == 0x7f)
-      text_line_puts(out, "\\x"), text_line_putc(out, "0123456789abcdef"[c >> 4]),
-          text_line_putc(out, "0123456789abcdef"[c & 15]);
-    else
-      text_line_putc(out, c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[4] = {'\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+      text_line_put(out, escaped, 4);
+    } else {
+      text_line_putc(out, (char)c);
+    }
   }
   text_line_putc(out, '"');
 }
