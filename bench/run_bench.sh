@@ -18,10 +18,12 @@
 #     both cores and on one (read_speed.sh).
 #  6. scaling: the tally's and the timeline's time and memory on 1M, 10M and 100M events
 #     (scaling.sh).
+#  7. polls: MPI_Test calls that find nothing, and hpcc's RandomAccess, traced against
+#     untraced (polls.sh).
 # BENCH_BASELINE=BUILD_DIR: another build (before a change) measured in the same rounds
 # by fixed and read.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
-# BENCH_SECTIONS="overhead rate analysis once fixed read scaling" (the default) picks the
+# BENCH_SECTIONS="overhead rate analysis once fixed read scaling polls" (the default) picks the
 # parts to run; BENCH_REPS
 # the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
 # BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
@@ -35,7 +37,7 @@ tracer=$build/bin/tracer
 loop=$build/bench/cl_loop
 lib=$build/lib/libtracer_opencl.so
 reps=${BENCH_REPS:-5}
-sections=${BENCH_SECTIONS:-overhead rate analysis once fixed read scaling}
+sections=${BENCH_SECTIONS:-overhead rate analysis once fixed read scaling polls}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
 calls=${BENCH_CALLS:-1000000}
 thread_counts=${BENCH_THREADS:-1 2}
@@ -391,6 +393,14 @@ if has_section scaling; then
     BENCH_SIZES=1000000 BENCH_ROUNDS=1 sh "$here/scaling.sh" "$build" >>"$report"
   else
     sh "$here/scaling.sh" "$build" >>"$report"
+  fi
+fi
+if has_section polls; then
+  echo >>"$report"
+  if [ "$quick" = "--quick" ]; then
+    BENCH_ROUNDS=1 BENCH_HPCC=0 sh "$here/polls.sh" "$build" >>"$report"
+  else
+    sh "$here/polls.sh" "$build" >>"$report"
   fi
 fi
 
