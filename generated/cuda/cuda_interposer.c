@@ -18501,7 +18501,7 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
                                             length, flags);
 }
 
-/* The polls of cuStreamQuery that found nothing on this thread since its last recorded call. */
+/* cuStreamQuery: polls folded on this thread since its last record. */
 __thread uint64_t cuda_polls_cuStreamQuery __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static CUresult
@@ -19151,7 +19151,7 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
                                             hStream, flags);
 }
 
-/* The polls of cuEventQuery that found nothing on this thread since its last recorded call. */
+/* cuEventQuery: polls folded on this thread since its last record. */
 __thread uint64_t cuda_polls_cuEventQuery __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static CUresult

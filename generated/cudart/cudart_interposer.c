@@ -5142,7 +5142,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudart_traced_cudaStreamSynchronize(tracer_real, __builtin_return_address(0), stream);
 }
 
-/* The polls of cudaStreamQuery that found nothing on this thread since its last recorded call. */
+/* cudaStreamQuery: polls folded on this thread since its last record. */
 __thread uint64_t cudart_polls_cudaStreamQuery __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static cudaError_t
@@ -6205,7 +6205,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
                                                 stream, flags);
 }
 
-/* The polls of cudaEventQuery that found nothing on this thread since its last recorded call. */
+/* cudaEventQuery: polls folded on this thread since its last record. */
 __thread uint64_t cudart_polls_cudaEventQuery __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static cudaError_t

@@ -21528,7 +21528,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                  dest, tag, comm, request);
 }
 
-/* The polls of MPI_Improbe that found nothing on this thread since its last recorded call. */
+/* MPI_Improbe: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real,
@@ -21716,7 +21716,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
                                  message, request);
 }
 
-/* The polls of MPI_Iprobe that found nothing on this thread since its last recorded call. */
+/* MPI_Iprobe: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real,
@@ -24120,7 +24120,7 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
                                                flag);
 }
 
-/* The polls of MPI_Test that found nothing on this thread since its last recorded call. */
+/* MPI_Test: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Test __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tracer_real,
@@ -24291,7 +24291,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return mpich_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
-/* The polls of MPI_Testall that found nothing on this thread since its last recorded call. */
+/* MPI_Testall: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real,
@@ -24391,7 +24391,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                   array_of_requests, flag, array_of_statuses);
 }
 
-/* The polls of MPI_Testany that found nothing on this thread since its last recorded call. */
+/* MPI_Testany: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real,
@@ -24494,7 +24494,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
                                   array_of_requests, indx, flag, status);
 }
 
-/* The polls of MPI_Testsome that found nothing on this thread since its last recorded call. */
+/* MPI_Testsome: polls folded on this thread since its last record. */
 __thread uint64_t mpich_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int

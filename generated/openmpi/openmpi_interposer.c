@@ -15386,7 +15386,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                    dest, tag, comm, request);
 }
 
-/* The polls of MPI_Improbe that found nothing on this thread since its last recorded call. */
+/* MPI_Improbe: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
@@ -16634,7 +16634,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
                                             high, newintercomm);
 }
 
-/* The polls of MPI_Iprobe that found nothing on this thread since its last recorded call. */
+/* MPI_Iprobe: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real,
@@ -22511,7 +22511,7 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
                                                   datatype, count);
 }
 
-/* The polls of MPI_Testall that found nothing on this thread since its last recorded call. */
+/* MPI_Testall: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
@@ -22612,7 +22612,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                     array_of_requests, flag, array_of_statuses);
 }
 
-/* The polls of MPI_Testany that found nothing on this thread since its last recorded call. */
+/* MPI_Testany: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
@@ -22716,7 +22716,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
                                     array_of_requests, index, flag, status);
 }
 
-/* The polls of MPI_Test that found nothing on this thread since its last recorded call. */
+/* MPI_Test: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Test __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real,
@@ -22888,7 +22888,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return openmpi_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
-/* The polls of MPI_Testsome that found nothing on this thread since its last recorded call. */
+/* MPI_Testsome: polls folded on this thread since its last record. */
 __thread uint64_t openmpi_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int

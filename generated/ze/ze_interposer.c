@@ -5654,8 +5654,7 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
                                           timeout);
 }
 
-/* The polls of zeEventQueryStatus that found nothing on this thread since its last recorded call.
- */
+/* zeEventQueryStatus: polls folded on this thread since its last record. */
 __thread uint64_t ze_polls_zeEventQueryStatus __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static ze_result_t
@@ -6252,8 +6251,7 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
                                           timeout);
 }
 
-/* The polls of zeFenceQueryStatus that found nothing on this thread since its last recorded call.
- */
+/* zeFenceQueryStatus: polls folded on this thread since its last record. */
 __thread uint64_t ze_polls_zeFenceQueryStatus __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static ze_result_t
