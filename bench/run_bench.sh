@@ -13,8 +13,18 @@
 #     against babeltrace2 reading alone (dummy sink) and babeltrace2's text output.
 #  3. Several reports from one read: `tracer -r DIR -l` (tally, gaps, timeline) against
 #     the timeline alone, on a 10M-event trace with device commands.
+#  4. fixed: a traced run's fixed cost by phase against LTTng's floor (fixed_cost.sh).
+#  5. read: the tally, -t and the timeline against babeltrace2 on a 2-thread trace, on
+#     both cores and on one (read_speed.sh).
+#  6. scaling: the tally's and the timeline's time and memory on 1M, 10M and 100M events
+#     (scaling.sh).
+#  7. polls: MPI_Test calls that find nothing, and hpcc's RandomAccess, traced against
+#     untraced (polls.sh).
+# BENCH_BASELINE=BUILD_DIR: another build (before a change) measured in the same rounds
+# by fixed and read.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
-# BENCH_SECTIONS="overhead rate analysis once" (the default) picks the parts to run; BENCH_REPS
+# BENCH_SECTIONS="overhead rate analysis once fixed read scaling polls" (the default) picks the
+# parts to run; BENCH_REPS
 # the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
 # BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
 # (default bench/RESULTS.md); BENCH_UFTRACE_OPTS extra uftrace options (a carried
@@ -27,7 +37,7 @@ tracer=$build/bin/tracer
 loop=$build/bench/cl_loop
 lib=$build/lib/libtracer_opencl.so
 reps=${BENCH_REPS:-5}
-sections=${BENCH_SECTIONS:-overhead rate analysis once}
+sections=${BENCH_SECTIONS:-overhead rate analysis once fixed read scaling polls}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
 calls=${BENCH_CALLS:-1000000}
 thread_counts=${BENCH_THREADS:-1 2}
@@ -295,7 +305,9 @@ best_of() { # name command... : the fastest of reps runs
 } >>"$report"
 for producers in 1 4; do
   trace=$tmp/analysis-$producers
-  $as_user "$tracer" -q -b opencl --trace-output "$trace" -o /dev/null -- \
+  # LTTng's monotonic clock: babeltrace2's muxer was seen to refuse the tracer's TSC
+  # clock traces.
+  $as_user "$tracer" -q --clock monotonic -b opencl --trace-output "$trace" -o /dev/null -- \
     "$loop" --calls $((analysis_calls / producers)) --threads "$producers" >/dev/null
   events=$("$tracer" -q -r "$trace" -j | jq .events)
   inputs=$(find "$trace" -name metadata -printf '"%h",' | sed 's/,$//')
@@ -361,6 +373,36 @@ alone=$(median <"$tmp/alone.runs") all=$(median <"$tmp/all.runs")
 rm -rf "$trace"
 
 fi # once
+
+if has_section fixed; then
+  echo >>"$report"
+  if [ "$quick" = "--quick" ]; then BENCH_ROUNDS=2; else BENCH_ROUNDS=${BENCH_ROUNDS:-9}; fi
+  BENCH_ROUNDS=$BENCH_ROUNDS sh "$here/fixed_cost.sh" "$build" >>"$report"
+fi
+if has_section read; then
+  echo >>"$report"
+  if [ "$quick" = "--quick" ]; then
+    BENCH_EVENTS=1000000 BENCH_ROUNDS=1 sh "$here/read_speed.sh" "$build" >>"$report"
+  else
+    sh "$here/read_speed.sh" "$build" >>"$report"
+  fi
+fi
+if has_section scaling; then
+  echo >>"$report"
+  if [ "$quick" = "--quick" ]; then
+    BENCH_SIZES=1000000 BENCH_ROUNDS=1 sh "$here/scaling.sh" "$build" >>"$report"
+  else
+    sh "$here/scaling.sh" "$build" >>"$report"
+  fi
+fi
+if has_section polls; then
+  echo >>"$report"
+  if [ "$quick" = "--quick" ]; then
+    BENCH_ROUNDS=1 BENCH_HPCC=0 sh "$here/polls.sh" "$build" >>"$report"
+  else
+    sh "$here/polls.sh" "$build" >>"$report"
+  fi
+fi
 
 # Sections measured on other machines (the GPU machine's: bench/gpu/) are kept as they are.
 if [ "$quick" != "--quick" ] && [ -f "$results" ]; then

@@ -19,7 +19,7 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
                                          "element_size", "world_rank", "symbol_group", "launcher_variables", "runtime_callers", "fortran",
-                                         "counted", NULL};
+                                         "counted", "polls", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
@@ -27,6 +27,7 @@ static const char *const fortran_keys[] = {"library", "integer", "handles", "abs
                                            "exclude", NULL};
 static const char *const message_keys[] = {"kind", "count",   "datatype", "peer", "tag",
                                            "comm", "request", "requests", "done", NULL};
+static const char *const poll_keys[] = {"done", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
                                           "functions", "exclude", "rules",  NULL};
 static const char *const status_rule_keys[] = {"success", "not_ready", NULL};
@@ -281,6 +282,29 @@ static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
   return rc;
 }
 
+/* trace.polls: FUNCTION-OR-GLOB: {done: EXPR}. */
+static int read_polls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.polls: expected FUNCTION: {done: EXPR}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, poll_keys, "trace poll", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_poll *p = xcalloc(1, sizeof *p);
+    p->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    p->loc = spec_loc_of(key);
+    ptrvec_push(&t->polls, p);
+    rc |= spec_read_string(y, body, "done", true, &p->done, d);
+  }
+  return rc;
+}
+
 static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
                             struct diag *d) {
   static const char expected[] = "Cannot read trace.world_rank: expected TYPE: FUNCTION";
@@ -377,6 +401,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= spec_read_device(y, n, t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
   rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
+  rc |= read_polls(y, yamldoc_get(y, n, "polls"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
   rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), t, d);
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
@@ -624,6 +649,13 @@ void spec_free(struct spec *s) {
     free(m);
   }
   ptrvec_free(&s->trace.messages);
+  for (size_t i = 0; i < s->trace.polls.len; i++) {
+    struct spec_poll *p = s->trace.polls.items[i];
+    free(p->function);
+    free(p->done);
+    free(p);
+  }
+  ptrvec_free(&s->trace.polls);
   free(s->trace.element_size);
   for (size_t i = 0; i < s->trace.world_ranks.len; i++) {
     struct spec_world_rank *w = s->trace.world_ranks.items[i];

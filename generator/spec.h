@@ -138,6 +138,16 @@ struct spec_message {
   unsigned matches;
 };
 
+/* A function that answers "not ready" through an out-param (trace.polls): a call whose
+ * status is its success and whose `done` is 0 is a poll that found nothing, counted and
+ * not recorded (runtime/tracer_runtime.h: tracer_count_poll). */
+struct spec_poll {
+  char *function; /* name or glob */
+  char *done;     /* an expression over params: `*flag` */
+  struct spec_loc loc;
+  unsigned matches;
+};
+
 /* A handle type whose ranks the hooks translate to world ranks (trace.world_rank): its
  * hooks function is <backend>_<function>. */
 struct spec_world_rank {
@@ -191,6 +201,7 @@ struct spec_trace {
   char *device_times;         /* "device" (default) or "host": where command times come
                                  from; may be NULL */
   struct ptrvec messages;     /* struct spec_message* */
+  struct ptrvec polls;        /* struct spec_poll* */
   char *element_size;         /* the datatype handle type whose element size the hooks'
                                  <backend>_element_size() gives; may be NULL */
   /* Handle types whose ranks the hooks translate to world ranks (trace.world_rank): a

@@ -14,6 +14,7 @@
 #include "view_expr.h"
 #include "view_fortran.h"
 #include "view_messages.h"
+#include "view_polls.h"
 #include "view_record.h"
 #include "view_callbacks.h"
 #include "view_recording.h"
@@ -345,6 +346,11 @@ static struct tree *build_function(struct view *v, const struct model_function *
   struct view_record_extra extra = {0};
   if (msg && view_message_slots(v->s, v->prefix, f, msg, &extra, v->d))
     v->status = -1;
+  bool counted = matches(&v->s->trace.counted, f->name);
+  const char *lean_status =
+      returns && strcmp(tree_get(fn, "status")->string, "0") ? "(int64_t)tracer_result" : "0";
+  if (view_poll_function(v->s, b, f, lean_status, counted, &extra, fn, v->d))
+    v->status = -1;
   view_record_build(f, status_is_result, slot_param, &extra, fn);
   if (extra.before)
     tree_set_string(fn, "message_before", extra.before);
@@ -352,6 +358,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
   free((char *)extra.bytes);
   free((char *)extra.world_name);
   free((char *)extra.world);
+  free((char *)extra.polls);
   view_message_describe(msg, fn);
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
@@ -365,7 +372,6 @@ static struct tree *build_function(struct view *v, const struct model_function *
                 tree_get(fn, "drain") || tree_get(fn, "list_created") ||
                 tree_get(fn, "lists_executed") || tree_get(fn, "list_reset");
   view_recording_function(v->s, f, fn);
-  bool counted = matches(&v->s->trace.counted, f->name);
   if (counted && (before || after || device || slot))
     v->status = diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
                               "trace.counted: %s has hooks, a command or a status param, which "
@@ -380,9 +386,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
       tree_set_string(lean, "result_decl", decl);
       free(decl);
     }
-    tree_set_string(lean, "status", returns && strcmp(tree_get(fn, "status")->string, "0")
-                                        ? "(int64_t)tracer_result"
-                                        : "0");
+    tree_set_string(lean, "status", lean_status);
   }
   return fn;
 }
@@ -522,7 +526,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   if (view_callbacks_rows(m, s, root, traced, index, d))
     v.status = -1;
   if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
-      view_fortran(m, s, root, traced, index, d))
+      view_polls_finish(s, d) || view_fortran(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
   view_callbacks_free(&callbacks);

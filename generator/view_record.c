@@ -165,6 +165,10 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     add_slot(&r, r.out, extra->world_name, &world, value, true, -1);
     free(value);
   }
+  if (extra && extra->polls) {
+    struct slot_type polls = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
+    add_slot(&r, r.out, "polls", &polls, extra->polls, true, -1);
+  }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));

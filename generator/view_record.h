@@ -30,6 +30,8 @@ struct view_record_extra {
                              NULL */
   const char *before;     /* a statement before the call, whose local the slots read; or
                              NULL */
+  const char *polls;      /* a poll's (view_polls.h): the C expression of an unsigned slot
+                             "polls" at exit, the polls its call folded; or NULL */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

@@ -154,6 +154,7 @@ enum { TRACER_INFLIGHT_DEPTH = 32 };
 struct tracer_counted {
   const char *backend;
   uint16_t function;
+  bool on_trace_clock; /* a poll's entry (tracer_count_poll): times on the trace clock */
   int64_t status;
   uint64_t calls, timed;    /* calls, and how many of them were timed */
   uint64_t total, min, max; /* of the timed calls: ticks of tracer_count_now() */
@@ -290,13 +291,13 @@ static inline bool tracer_count_timed(const char *backend, uint16_t function) {
   return tracer_count_timed_on(t, backend, function);
 }
 
-/* Adds one call of a counted function to its entry: timed, of `ticks` of
- * tracer_count_now(), or only counted. */
-static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
-                                        uint16_t function, int64_t status, bool timed,
-                                        uint64_t ticks) {
+/* The thread's entry for a function and status, opened if need be; every entry written
+ * first when none is free. */
+static inline struct tracer_counted *tracer_count_entry(struct tracer_thread_calls *t,
+                                                        const char *backend, uint16_t function,
+                                                        int64_t status, bool on_trace_clock) {
   unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
-  for (unsigned probe = 0; probe < 2 * TRACER_COUNTED_SLOTS; probe++) {
+  for (unsigned probe = 0;; probe++) {
     struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
     if (c->calls && (c->backend != backend || c->function != function || c->status != status)) {
       if (probe == TRACER_COUNTED_SLOTS - 1)
@@ -305,20 +306,29 @@ static inline void tracer_count_call_on(struct tracer_thread_calls *t, const cha
     }
     if (!c->calls) {
       c->backend = backend, c->function = function, c->status = status;
+      c->on_trace_clock = on_trace_clock;
       c->timed = 0, c->total = 0, c->min = UINT64_MAX, c->max = 0;
     }
-    if (timed) {
-      c->timed++;
-      c->total += ticks;
-      c->min = ticks < c->min ? ticks : c->min;
-      c->max = ticks > c->max ? ticks : c->max;
-      tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
-    }
-    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
-    if (++c->calls == TRACER_COUNTED_FLUSH)
-      tracer_counted_write(t, c);
-    return;
+    return c;
   }
+}
+
+/* Adds one call of a counted function to its entry: timed, of `ticks` of
+ * tracer_count_now(), or only counted. */
+static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
+                                        uint16_t function, int64_t status, bool timed,
+                                        uint64_t ticks) {
+  struct tracer_counted *c = tracer_count_entry(t, backend, function, status, false);
+  if (timed) {
+    c->timed++;
+    c->total += ticks;
+    c->min = ticks < c->min ? ticks : c->min;
+    c->max = ticks > c->max ? ticks : c->max;
+    tracer_count_sampler_of(t, backend, function)->last_ticks = ticks;
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
+  if (++c->calls == TRACER_COUNTED_FLUSH)
+    tracer_counted_write(t, c);
 }
 static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
                                      bool timed, uint64_t ticks) {
@@ -326,6 +336,33 @@ static inline void tracer_count_call(const char *backend, uint16_t function, int
   if (!t && !(t = tracer_thread_calls_register()))
     return;
   tracer_count_call_on(t, backend, function, status, timed, ticks);
+}
+
+/* Polls (trace.polls, status.not_ready): a call that answered "not ready" is counted, not
+ * recorded: added to its thread's entry for its function and status, with its time on the
+ * trace clock (`ns`, its record's end less its start), and to *folded, the thread's polls
+ * of the function since its last recorded call (NULL: none kept), which that record's
+ * `polls` slot takes (tracer_polls_take). The call that completes is recorded in full. */
+static inline void tracer_count_poll(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t ns, uint64_t *folded) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (folded)
+    ++*folded;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  struct tracer_counted *c = tracer_count_entry(t, backend, function, status, true);
+  c->timed++;
+  c->total += ns;
+  c->min = ns < c->min ? ns : c->min;
+  c->max = ns > c->max ? ns : c->max;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
+  if (++c->calls == TRACER_COUNTED_FLUSH)
+    tracer_counted_write(t, c);
+}
+static inline uint64_t tracer_polls_take(uint64_t *folded) {
+  uint64_t n = *folded;
+  *folded = 0;
+  return n;
 }
 
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written

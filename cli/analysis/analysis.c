@@ -45,10 +45,11 @@ static void fold_causes(struct diag *d, unsigned from, const char *prefix) {
 }
 
 static int open_timeline(struct timeline_product *t, const struct analysis_request *request,
-                         struct trace_consumer *consumer, struct diag *d) {
+                         size_t streams, struct trace_consumer *consumer, struct diag *d) {
   unsigned mark = d->count;
   t->options = (struct timeline_build_options){.app_name = request->app_name,
-                                               .threads = request->threads};
+                                               .threads = request->threads,
+                                               .streams = streams};
   int rc = timeline_open(t->sinks, t->sink_count, &t->tl);
   t->sink_count = 0; /* the writer has them now */
   if (rc) {
@@ -91,7 +92,7 @@ static void close_timeline(struct timeline_product *t, const char *read_error,
                                          .flows = stats.flows,
                                          .counter_values = stats.counter_values,
                                          .bytes = stats.bytes, .parts = stats.parts,
-                                         .csv = result->csv};
+                                         .csv = result->csv, .read = result->read};
     }
   }
   fold_causes(d, mark, "Cannot write the timeline");
@@ -176,7 +177,8 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     }
   }
   if (wants_timeline && timeline.sink_count && !sink_failed) {
-    if (open_timeline(&timeline, request, &owned[consumer_count], d) == 0) {
+    if (open_timeline(&timeline, request, ctf_trace_stream_count(trace_reader_trace(reader)),
+                      &owned[consumer_count], d) == 0) {
       consumers[consumer_count] = &owned[consumer_count];
       consumer_count++;
     } else {
@@ -185,6 +187,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   }
   /* The one read. */
   struct trace_read_options options = {.threads = request->threads,
+                                       .report = &result->read,
                                        .progress = request->progress,
                                        .progress_context = request->progress_context};
   struct diag read;

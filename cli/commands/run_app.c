@@ -248,6 +248,35 @@ static char **collector_environment(char **names, char **libs, size_t n) {
   return env;
 }
 
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Where a run's fixed cost goes (`tracer -v`; bench/fixed_cost.sh reads this line): the
+ * tracer's own steps around the session's (session_timing). */
+struct run_timing {
+  uint64_t begin, prepared, session_ready, launched, app_ended, session_ended, recorded, analysed;
+};
+
+static double ms_between(uint64_t from, uint64_t to) {
+  return from && to > from ? (double)(to - from) / 1e6 : 0.0;
+}
+
+static void log_timing(const struct run_timing *t, const struct session_timing *s) {
+  if (!log_enabled(LOG_DEBUG))
+    return;
+  log_debug("timing (ms): prepare=%.1f daemon=%.1f reap=%.1f setup=%.1f launch=%.1f app=%.1f "
+            "stop=%.1f counts=%.1f destroy=%.1f release=%.1f record=%.1f analysis=%.1f",
+            ms_between(t->begin, t->prepared), (double)s->daemon_ns / 1e6,
+            (double)s->reap_ns / 1e6, (double)s->setup_ns / 1e6,
+            ms_between(t->session_ready, t->launched), ms_between(t->launched, t->app_ended),
+            (double)s->stop_ns / 1e6, (double)s->counts_ns / 1e6, (double)s->destroy_ns / 1e6,
+            (double)s->release_ns / 1e6, ms_between(t->session_ended, t->recorded),
+            ms_between(t->recorded, t->analysed));
+}
+
 /* -l in a job: each rank writes its own timeline (cli/job/rank_timeline.h). */
 static void write_rank_timeline(const struct tracer_options *o, const char *rank_dir) {
   struct diag d;
@@ -270,6 +299,7 @@ void command_daemon_hang(const char *message) {
 }
 
 int command_run_app(const struct tracer_options *o) {
+  struct run_timing timing = {.begin = now_ns()};
   char **names = NULL, **libs = NULL;
   size_t n = 0;
   bool only_events = o->backends && strcmp(o->backends, "none") == 0;
@@ -314,6 +344,7 @@ int command_run_app(const struct tracer_options *o) {
   if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
     log_warn("cannot measure what tracing costs here: %s", why);
   free(runtime_library);
+  timing.prepared = now_ns();
   if (session_begin(&so, &session, &serr) != SESSION_OK) {
     log_error("%s", serr.message);
     rc = TRACER_EXIT_SESSION;
@@ -386,8 +417,14 @@ int command_run_app(const struct tracer_options *o) {
   struct launch_process *app = NULL;
   struct launch_error lerr;
   struct timespec app_start, app_end;
+  timing.session_ready = now_ns();
   clock_gettime(CLOCK_MONOTONIC, &app_start);
   enum launch_status ls = launch_start(&req, &app, &lerr);
+  if (ls == LAUNCH_OK && log_enabled(LOG_DEBUG)) {
+    log_debug("app: %s, LD_PRELOAD=%s", launch_command_path(app), launch_preload_value(app));
+    for (size_t i = 0; req.extra_environment && req.extra_environment[i]; i++)
+      log_debug("app environment: %s", req.extra_environment[i]);
+  }
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     log_error("%s", serr.message);
     launch_free(app);
@@ -397,16 +434,19 @@ int command_run_app(const struct tracer_options *o) {
   }
   if (ls == LAUNCH_OK)
     ls = launch_release(app, &lerr);
+  timing.launched = now_ns();
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
   clock_gettime(CLOCK_MONOTONIC, &app_end);
+  timing.app_ended = now_ns();
   fork_listener_stop(forks);
   free(app_env);
   free_strings(collectors);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     log_error("%s", serr.message);
+  timing.session_ended = now_ns();
   nftw(trace_dir, drop_group_write, 16, FTW_PHYS);
   if (ls != LAUNCH_OK) {
     log_error("%s", lerr.message);
@@ -462,14 +502,18 @@ int command_run_app(const struct tracer_options *o) {
     log_info("trace saved in %s: it holds no event (the app made no traced call)", trace_dir);
   else
     log_info("trace saved in %s", trace_dir);
+  timing.recorded = now_ns();
   int arc = analyse_trace(o, trace_dir);
+  timing.analysed = now_ns();
   if (report.daemon_lost && rc == 0)
     rc = TRACER_EXIT_SESSION;
   if (arc && rc == 0)
     rc = arc;
 done:
-  if (session)
+  if (session) {
+    log_timing(&timing, session_timing(session));
     session_free(session);
+  }
   free_strings(patterns);
   free_strings(names);
   free_strings(libs);

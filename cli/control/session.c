@@ -4,6 +4,7 @@
 
 #include "daemon_watchdog.h"
 #include "session_daemon.h"
+#include "session_flush.h"
 #include "session_output.h"
 #include "sigpipe_guard.h"
 
@@ -21,9 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long session_end waits for the daemon to finish destroying the session. The data
- * is already flushed by the stop that precedes it, so this only bounds a stuck daemon. */
-#define DESTROY_TIMEOUT_MS 60000
 #define NAME_ATTEMPTS 4
 /* Set-up attempts when the daemon goes away half-way (see session_begin). */
 #define SETUP_ATTEMPTS 3
@@ -43,7 +41,15 @@ struct session {
   int last_lttng_error; /* the negative code of the last refused request, 0 if none */
   bool created, started, ended;
   struct session_end_report report; /* valid once ended */
+  struct session_timing timing;
 };
+
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 
 /* Arms the watchdog for requests to the daemon (daemon_watchdog.h): bound
@@ -174,6 +180,39 @@ static enum session_status create_session(struct session *session, struct sessio
                 session->name, session->output_dir, lttng_strerror(-(int)rc));
   }
   session->created = true;
+  return SESSION_OK;
+}
+
+/* The metadata's channel: LTTng's default (2 sub-buffers of 4 KiB) moves the metadata
+ * of every preloaded backend's events (about 370 KiB) to disk in some 90 turns of the
+ * consumer, and the consumer's command thread sleeps 200 ms at a time while it waits
+ * for that (lttng-consumerd's DEFAULT_METADATA_AVAILABILITY_WAIT_TIME), holding up the
+ * stop that comes after an app's exit. */
+static enum session_status enable_metadata_channel(struct session *session,
+                                                   struct session_error *error)
+{
+  struct lttng_channel *channel = lttng_channel_create(&session->domain);
+  if (channel == NULL) {
+    return session_fail(error, SESSION_ERR_SYSTEM,
+                        "Cannot create channel: session=%s, out of memory", session->name);
+  }
+  snprintf(channel->name, sizeof channel->name, "%s", "metadata");
+  channel->attr.overwrite = 0;
+  channel->attr.subbuf_size = SESSION_METADATA_SUBBUF_SIZE;
+  channel->attr.num_subbuf = SESSION_METADATA_SUBBUF_COUNT;
+  channel->attr.switch_timer_interval = 0;
+  channel->attr.read_timer_interval = 0;
+  channel->attr.output = LTTNG_EVENT_MMAP;
+  int rc = lttng_enable_channel(session->handle, channel);
+  lttng_channel_destroy(channel);
+  if (rc < 0) {
+    session->last_lttng_error = rc;
+    return session_fail(error, SESSION_ERR_LTTNG,
+                        "Cannot create channel: session=%s, channel=metadata, subbuf_size=%u, "
+                        "subbuf_count=%u: %s",
+                        session->name, SESSION_METADATA_SUBBUF_SIZE,
+                        SESSION_METADATA_SUBBUF_COUNT, lttng_strerror(rc));
+  }
   return SESSION_OK;
 }
 
@@ -417,7 +456,9 @@ void session_reap_stale(void)
     if (pid <= 0 || *end != '-' || session_tracer_alive((pid_t)pid)) {
       continue; /* its tracer still runs (or we cannot tell) */
     }
-    lttng_destroy_session(name);
+    /* The stop writes out what its buffers hold; then its trace is complete. */
+    (void)session_flush_stop(name);
+    (void)session_flush_destroy(name);
   }
   free(sessions);
   daemon_watchdog_disarm(watch);
@@ -432,17 +473,23 @@ static enum session_status establish(struct session *session,
                                      const struct session_options *options,
                                      struct session_error *error)
 {
+  uint64_t start = now_ns();
   enum session_status status =
       session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, options->clock_plugin,
                             error);
+  uint64_t found = now_ns();
+  session->timing.daemon_ns += found - start;
   if (status != SESSION_OK) {
     return status;
   }
   session_reap_stale();
+  uint64_t reaped = now_ns();
+  session->timing.reap_ns += reaped - found;
   int watch = watch_requests(session, "set up the session", SESSION_REQUEST_TIMEOUT_FACTOR,
                              "the app was not started");
   status = establish_session(session, options, error);
   daemon_watchdog_disarm(watch);
+  session->timing.setup_ns += now_ns() - reaped;
   return status;
 }
 
@@ -459,6 +506,10 @@ static enum session_status establish_session(struct session *session,
   if (session->handle == NULL) {
     return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
                 session->name);
+  }
+  status = enable_metadata_channel(session, error);
+  if (status != SESSION_OK) {
+    return status;
   }
   status = enable_channel(session, options, error);
   if (status != SESSION_OK) {
@@ -644,35 +695,17 @@ static enum session_status read_loss(struct session *session,
   return status;
 }
 
+/* The destruction is not waited for (session_flush.h): the trace is complete once the
+ * stop returned. */
 static enum session_status destroy_session(struct session *session,
                                            struct session_error *error)
 {
-  struct lttng_destruction_handle *destruction = NULL;
-  enum lttng_error_code rc = lttng_destroy_session_ext(session->name, &destruction);
-  if (rc != LTTNG_OK) {
+  int rc = session_flush_destroy(session->name);
+  if (rc < 0) {
     return session_fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
-                session->name, lttng_strerror(-(int)rc));
+                        session->name, lttng_strerror(rc));
   }
-  enum session_status status = SESSION_OK;
-  enum lttng_destruction_handle_status wait =
-      lttng_destruction_handle_wait_for_completion(destruction, DESTROY_TIMEOUT_MS);
-  if (wait != LTTNG_DESTRUCTION_HANDLE_STATUS_COMPLETED) {
-    status = session_fail(error, SESSION_ERR_LTTNG,
-                  "Cannot destroy session: session=%s, %s", session->name,
-                  wait == LTTNG_DESTRUCTION_HANDLE_STATUS_TIMEOUT
-                      ? "the daemon did not finish within 60 s"
-                      : "lost contact with the daemon while waiting");
-  } else {
-    enum lttng_error_code result = LTTNG_OK;
-    if (lttng_destruction_handle_get_result(destruction, &result) !=
-            LTTNG_DESTRUCTION_HANDLE_STATUS_OK ||
-        result != LTTNG_OK) {
-      status = session_fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
-                    session->name, lttng_strerror(-(int)result));
-    }
-  }
-  lttng_destruction_handle_destroy(destruction);
-  return status;
+  return SESSION_OK;
 }
 
 /* When stopping failed because the daemon that served the job is gone (killed or
@@ -715,6 +748,9 @@ static enum session_status teardown(struct session *session,
   struct session_end_report result = {0};
 
   result.daemon_pid = session->daemon.pid;
+  /* Stopped with every buffer written out and its counts read: the daemon holds nothing
+   * of the trace any more. */
+  bool flushed = false;
   if (session->started) {
     char consequence[PATH_MAX + 128];
     snprintf(consequence, sizeof consequence,
@@ -723,10 +759,13 @@ static enum session_status teardown(struct session *session,
              session->output_dir);
     int watch = watch_requests(session, "stop tracing", SESSION_FLUSH_TIMEOUT_FACTOR,
                                consequence);
-    /* lttng_stop_tracing() returns once the consumer has written every buffer out. */
-    int rc = lttng_stop_tracing(session->name);
+    /* Returns once the consumer has written every buffer out. */
+    uint64_t start = now_ns();
+    int rc = session_flush_stop(session->name);
+    session->timing.stop_ns += now_ns() - start;
     daemon_watchdog_disarm(watch);
-    if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED) {
+    flushed = rc >= 0 || rc == -LTTNG_ERR_TRACE_ALREADY_STOPPED;
+    if (!flushed) {
       first = daemon_lost(session, rc, error);
       result.daemon_lost = first != SESSION_OK;
       if (!result.daemon_lost) {
@@ -743,14 +782,26 @@ static enum session_status teardown(struct session *session,
              session->output_dir);
     int watch = watch_requests(session, "destroy the session", SESSION_FLUSH_TIMEOUT_FACTOR,
                                consequence);
-    if (read_loss(session, &result, &step_error) != SESSION_OK && first == SESSION_OK) {
+    uint64_t start = now_ns();
+    if (read_loss(session, &result, &step_error) != SESSION_OK) {
+      flushed = false;
+      if (first == SESSION_OK) {
+        *error = step_error;
+        first = SESSION_ERR_LTTNG;
+      }
+    }
+    uint64_t counted = now_ns();
+    session->timing.counts_ns += counted - start;
+    /* A private daemon that this job started ends next, and its sessions with it: a
+     * destruction first would only delay its exit until the daemon's check of the last
+     * trace chunk (daemon_end.h). */
+    bool daemon_ends_next = session->daemon.started && session->daemon.private_home != NULL;
+    if (!daemon_ends_next && destroy_session(session, &step_error) != SESSION_OK &&
+        first == SESSION_OK) {
       *error = step_error;
       first = SESSION_ERR_LTTNG;
     }
-    if (destroy_session(session, &step_error) != SESSION_OK && first == SESSION_OK) {
-      *error = step_error;
-      first = SESSION_ERR_LTTNG;
-    }
+    session->timing.destroy_ns += now_ns() - counted;
     daemon_watchdog_disarm(watch);
   }
   session->created = false;
@@ -762,9 +813,11 @@ static enum session_status teardown(struct session *session,
     lttng_destroy_handle(session->handle);
     session->handle = NULL;
   }
+  uint64_t release_start = now_ns();
   enum session_status daemon_status =
-      session_daemon_release(&session->daemon, session->daemon_timeout_ms,
+      session_daemon_release(&session->daemon, session->daemon_timeout_ms, flushed,
                              &result.daemon_stopped, &result.daemon_left_running, &step_error);
+  session->timing.release_ns += now_ns() - release_start;
   if (daemon_status != SESSION_OK && first == SESSION_OK) {
     *error = step_error;
     first = daemon_status;
@@ -805,6 +858,11 @@ void session_free(struct session *session)
   free_app_environment(session);
   free(session->output_dir);
   free(session);
+}
+
+const struct session_timing *session_timing(const struct session *session)
+{
+  return &session->timing;
 }
 
 const char *session_name(const struct session *session)

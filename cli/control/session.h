@@ -5,7 +5,8 @@
  *   session_app_environment() what the app's environment needs for this session
  *   session_track_process()  (between launch_start and launch_release) record the app
  *   session_end()            stop (data flushed), read loss counts, destroy, stop the
- *                            daemon this job started, remove its private home
+ *                            daemon this job started, remove its private home; none of
+ *                            LTTng's fixed waits (session_flush.h, daemon_end.h)
  *
  * The daemon (policy and reasons: docs/session-daemon.md). A reachable daemon
  * (lttng_session_daemon_alive()) is used and left alone. Otherwise the job starts one with
@@ -69,6 +70,11 @@
 #define SESSION_BUFFER_BUDGET (128u * 1024u * 1024u)
 #define SESSION_MIN_DEFAULT_SUBBUF_COUNT 4u
 #define SESSION_MAX_DEFAULT_SUBBUF_COUNT 16u
+
+/* The metadata's ring buffer (one per session): room for the metadata of every event of
+ * every preloaded backend in one turn of the consumer (session.c says why). */
+#define SESSION_METADATA_SUBBUF_SIZE (512u * 1024u)
+#define SESSION_METADATA_SUBBUF_COUNT 2u
 
 /* The sub-buffer count used when none is given, for sub-buffers of subbuf_size bytes on
  * this machine (see above). */
@@ -145,6 +151,18 @@ struct session_end_report {
   bool daemon_left_running;  /* this job started root's daemon and left it running */
 };
 
+/* How long each step of the session took, in nanoseconds (0: not done): `tracer -v`
+ * prints them and bench/fixed_cost.sh breaks a run's fixed cost down with them. */
+struct session_timing {
+  uint64_t daemon_ns;  /* finding the daemon, or starting one */
+  uint64_t reap_ns;    /* destroying the sessions of killed tracers */
+  uint64_t setup_ns;   /* creating the session, its channel and events; starting it */
+  uint64_t stop_ns;    /* stopping it, until the consumer has written every buffer out */
+  uint64_t counts_ns;  /* reading the loss counts */
+  uint64_t destroy_ns; /* destroying the session */
+  uint64_t release_ns; /* stopping a daemon this job started */
+};
+
 struct session; /* opaque */
 
 enum session_status session_begin(const struct session_options *options,
@@ -205,6 +223,9 @@ enum session_trace_content session_trace_content(const char *output_dir);
  * SESSION_HANG_EXIT_STATUS. NULL restores the default. */
 typedef void (*session_hang_handler)(const char *message);
 void session_set_hang_handler(session_hang_handler handler);
+
+/* The steps' durations so far (borrowed from the session). */
+const struct session_timing *session_timing(const struct session *session);
 
 const char *session_name(const struct session *session);
 /* The output folder as an absolute path. */

@@ -2,6 +2,8 @@
 #include "control_error.h"
 #include "session_daemon.h"
 
+#include "daemon_end.h"
+
 #include "path_search.h"
 
 #include <lttng/lttng.h>
@@ -647,14 +649,17 @@ static enum session_status stop_daemon(struct session_daemon *daemon, int timeou
 }
 
 enum session_status session_daemon_release(struct session_daemon *daemon, int timeout_ms,
-                                           bool *stopped, bool *left_running,
+                                           bool flushed, bool *stopped, bool *left_running,
                                            struct session_error *error)
 {
   enum session_status status = SESSION_OK;
   *stopped = false;
   *left_running = false;
   if (daemon->started) {
-    if (daemon->private_home != NULL) {
+    if (daemon->private_home != NULL && flushed && is_session_daemon(daemon->pid) &&
+        daemon_end_group(daemon->pid, timeout_ms)) {
+      *stopped = true; /* it held nothing of the trace any more */
+    } else if (daemon->private_home != NULL) {
       /* A private daemon serves this job alone. */
       status = stop_daemon(daemon, timeout_ms, error);
       *stopped = status == SESSION_OK;

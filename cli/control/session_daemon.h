@@ -39,9 +39,11 @@ bool session_daemon_still_running(const struct session_daemon *daemon);
 
 /* Stops the daemon if this job started it privately (a normal user's; root's stays
  * running for the machine's other jobs), restores LTTNG_HOME and removes the private
- * home. Idempotent. */
+ * home. flushed: the job's session is stopped, every buffer written out and its counts
+ * read, so a private daemon is ended at once (daemon_end.h); else it is asked to stop.
+ * Idempotent. */
 enum session_status session_daemon_release(struct session_daemon *daemon, int timeout_ms,
-                                           bool *stopped, bool *left_running,
+                                           bool flushed, bool *stopped, bool *left_running,
                                            struct session_error *error);
 
 #endif

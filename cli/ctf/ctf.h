@@ -306,6 +306,16 @@ const char *ctf_trace_env_string(const struct ctf_trace *trace, const char *key)
 int ctf_event_class_field_index(const struct ctf_event_class *event_class,
                                 const char *name);
 
+/* Whether payload field `field` is a fixed-length array of 64-bit integers in the host's
+ * byte order at a fixed, byte-aligned place in the payload (a tracer call's record):
+ * then ctf_event_u64s() reads it without decoding. Its place and length in *at. */
+struct ctf_fixed_u64s {
+  uint64_t byte_offset; /* from the payload's start */
+  uint64_t count;
+};
+bool ctf_event_class_fixed_u64s(const struct ctf_event_class *event_class, size_t field,
+                                struct ctf_fixed_u64s *at);
+
 /* A trace-wide key for the per-stream event context field `name` ("vtid" or "_vtid"),
  * to read it from every event with ctf_event_context_int(); -1 when no stream class
  * has it. */
@@ -351,6 +361,21 @@ struct ctf_event {
     uint64_t *registers;
   } internal;
 };
+
+/* Up to max values of a field that ctf_event_class_fixed_u64s() found fixed, copied
+ * into out; how many. (The cursor checked that the whole payload lies in the packet.) */
+static inline size_t ctf_event_u64s(const struct ctf_event *event, const struct ctf_fixed_u64s *at,
+                                    uint64_t *out, size_t max) {
+  size_t n = at->count < max ? (size_t)at->count : max;
+  const uint8_t *from = event->internal.packet_data + (event->internal.payload_bit >> 3) +
+                        at->byte_offset;
+  if ((event->internal.payload_bit & 7) == 0)
+    for (size_t i = 0; i < n; i++)
+      __builtin_memcpy(&out[i], from + 8 * i, 8);
+  else
+    return 0;
+  return n;
+}
 
 /* An integer field of the per-stream event context (vpid, vtid, ...) by a key from
  * ctf_trace_context_key(). False when this event's stream class lacks the field. */

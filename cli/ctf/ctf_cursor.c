@@ -407,7 +407,7 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
       .data = cursor->map + cursor->packet_offset, .position = cursor->position,
       .end = cursor->content_end, .registers = cursor->registers, .clock = cursor->clock};
   uint64_t start = cursor->position;
-  if (sc->event_header_plan && ctf_exec_scope(sc->event_header_plan, &x) != CTF_OK)
+  if (sc->event_header_plan && ctf_exec_event_header(sc->event_header_plan, &x) != CTF_OK)
     return event_fail(cursor, error, x.position, "Cannot read event header: %s%s",
                        x.failure, cut_reason(cursor));
   const struct ctf_event_class_private *ec = ctf_stream_class_event(sc, x.event_id);

@@ -132,6 +132,55 @@ static const struct ctf_variant_range *select_option(const struct ctf_plan *plan
   return NULL;
 }
 
+/* A whole LTTng compact or large event header (CTF_OP_LTTNG_HEADER): its id and time;
+ * false when it does not fit before limit. */
+static inline bool lttng_header(const struct ctf_op *op, struct ctf_exec *x,
+                                const uint8_t *data, uint64_t limit, uint64_t *at) {
+  uint64_t position = *at;
+  bool big = op->flags & CTF_OPF_BIG_ENDIAN;
+  const uint8_t *p = data + (position >> 3);
+  uint64_t left = position > limit ? 0 : limit - position;
+  uint64_t tag, id, time;
+  uint32_t time_bits;
+  if (op->size == 5) {   /* compact: 5-bit id, 27-bit time, in one 32-bit word */
+    if (left < 32)
+      return false;
+    uint64_t word = read_whole_bytes(p, 32, big);
+    tag = id = big ? word >> 27 : word & 31;
+    time = big ? word & ((UINT64_C(1) << 27) - 1) : word >> 5;
+    time_bits = 27;
+    position += 32;
+    if (id == 31) {      /* extended: 32-bit id and 64-bit time from the next byte */
+      if (left < 104)
+        return false;
+      id = read_whole_bytes(p + 1, 32, big);
+      time = read_whole_bytes(p + 5, 64, big);
+      time_bits = 64;
+      position += 72;
+    }
+  } else {               /* large: 16-bit id, 32-bit time */
+    if (left < 48)
+      return false;
+    tag = id = read_whole_bytes(p, 16, big);
+    time = read_whole_bytes(p + 2, 32, big);
+    time_bits = 32;
+    position += 48;
+    if (id == 65535) {
+      if (left < 112)
+        return false;
+      id = read_whole_bytes(p + 2, 32, big);
+      time = read_whole_bytes(p + 6, 64, big);
+      time_bits = 64;
+      position += 64;
+    }
+  }
+  x->registers[op->reg] = tag;   /* the `id` enum: 31 or 65535 when extended */
+  x->event_id = id;
+  x->clock = ctf_clock_extend(x->clock, time, time_bits);
+  *at = position;
+  return true;
+}
+
 enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32_t end,
                              struct ctf_exec *x) {
   const struct ctf_op *ops = plan->ops;
@@ -265,49 +314,10 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
         v->u.compound.end = data + (limit >> 3);
       }
       break;   /* members follow as ordinary ops */
-    case CTF_OP_LTTNG_HEADER: {
-      bool big = op->flags & CTF_OPF_BIG_ENDIAN;
-      const uint8_t *p = data + (position >> 3);
-      uint64_t left = position > limit ? 0 : limit - position;
-      uint64_t tag, id, time;
-      uint32_t time_bits;
-      if (op->size == 5) {   /* compact: 5-bit id, 27-bit time, in one 32-bit word */
-        if (left < 32)
-          goto not_in_packet;
-        uint64_t word = read_whole_bytes(p, 32, big);
-        tag = id = big ? word >> 27 : word & 31;
-        time = big ? word & ((UINT64_C(1) << 27) - 1) : word >> 5;
-        time_bits = 27;
-        position += 32;
-        if (id == 31) {      /* extended: 32-bit id and 64-bit time from the next byte */
-          if (left < 104)
-            goto not_in_packet;
-          id = read_whole_bytes(p + 1, 32, big);
-          time = read_whole_bytes(p + 5, 64, big);
-          time_bits = 64;
-          position += 72;
-        }
-      } else {               /* large: 16-bit id, 32-bit time */
-        if (left < 48)
-          goto not_in_packet;
-        tag = id = read_whole_bytes(p, 16, big);
-        time = read_whole_bytes(p + 2, 32, big);
-        time_bits = 32;
-        position += 48;
-        if (id == 65535) {
-          if (left < 112)
-            goto not_in_packet;
-          id = read_whole_bytes(p + 2, 32, big);
-          time = read_whole_bytes(p + 6, 64, big);
-          time_bits = 64;
-          position += 64;
-        }
-      }
-      x->registers[op->reg] = tag;   /* the `id` enum: 31 or 65535 when extended */
-      x->event_id = id;
-      x->clock = ctf_clock_extend(x->clock, time, time_bits);
+    case CTF_OP_LTTNG_HEADER:
+      if (!lttng_header(op, x, data, limit, &position))
+        goto not_in_packet;
       break;
-    }
     case CTF_OP_VARIANT: {
       const struct ctf_variant_range *range = select_option(plan, op, x->registers[op->reg]);
       if (!range) {
@@ -398,4 +408,17 @@ enum ctf_status ctf_exec_scope(const struct ctf_plan *plan, struct ctf_exec *x) 
     return CTF_OK;
   }
   return ctf_exec_run(plan, 0, plan->op_count, x);
+}
+
+enum ctf_status ctf_exec_event_header(const struct ctf_plan *plan, struct ctf_exec *x) {
+  /* LTTng's headers: one fused op, read here without the interpreter's loop. */
+  if (plan->op_count == 1 && plan->ops[0].kind == CTF_OP_LTTNG_HEADER && !x->values) {
+    const struct ctf_op *op = &plan->ops[0];
+    uint64_t position = align_up(align_up(x->position, plan->alignment), op->alignment);
+    if (lttng_header(op, x, x->data, x->end, &position)) {
+      x->position = position;
+      return CTF_OK;
+    }
+  }
+  return ctf_exec_scope(plan, x);
 }

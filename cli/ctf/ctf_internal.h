@@ -61,7 +61,7 @@ struct ctf_token {
 };
 
 struct ctf_token_list {
-  struct ctf_token *tokens;   /* arena; ends with a CTF_TOKEN_END */
+  struct ctf_token *tokens;   /* owned (free()); ends with a CTF_TOKEN_END */
   size_t count;
 };
 
@@ -225,6 +225,8 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
 /* Runs a whole scope: alignment, then either a fixed-size skip (walk-only with nothing
  * to record) or its ops. */
 enum ctf_status ctf_exec_scope(const struct ctf_plan *plan, struct ctf_exec *x);
+/* An event header scope: ctf_exec_scope(), LTTng's fused headers read directly. */
+enum ctf_status ctf_exec_event_header(const struct ctf_plan *plan, struct ctf_exec *x);
 
 /* Decodes one scalar (integer, enum, float) of `type` at a bit position. The caller
  * has checked that it fits. */

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct lexer {
@@ -55,11 +56,14 @@ static enum ctf_status lex_fail(struct lexer *lx, const char *where, const char 
                            (uint32_t)(where - lx->line_start) + 1, "%s", message);
 }
 
+/* The token list lives only while the metadata is parsed: it grows on the heap (an arena
+ * would keep every smaller copy, zeroed, until the trace closes). */
 static struct ctf_token *push(struct lexer *lx, enum ctf_token_kind kind, const char *start) {
   if (lx->count == lx->capacity) {
-    size_t capacity = lx->capacity ? lx->capacity * 2 : 1024;
+    size_t capacity = lx->capacity ? lx->capacity * 2 : 4096;
     struct ctf_token *tokens =
-        ctf_arena_grow(lx->arena, lx->tokens, lx->count, capacity, sizeof *tokens);
+        capacity <= SIZE_MAX / sizeof *tokens ? realloc(lx->tokens, capacity * sizeof *tokens)
+                                              : NULL;
     if (!tokens)
       return NULL;
     lx->tokens = tokens;
@@ -209,16 +213,16 @@ static enum ctf_status lex_string(struct lexer *lx) {
 
 static const char *const multi_char_punct[] = {":=", "...", "->"};
 static const char single_char_punct[] = "{}[]()<>;,=.-+:*";
+/* The same characters as strings, in the same order (a token's text is one of these). */
+static const char *const single_char_texts[] = {"{", "}", "[", "]", "(", ")", "<", ">",
+                                                ";", ",", "=", ".", "-", "+", ":", "*"};
 
-enum ctf_status ctf_lex(struct ctf_arena *arena, const char *file, const char *text,
-                        struct ctf_token_list *tokens, struct ctf_error *error) {
-  struct lexer lx = {
-      .arena = arena, .file = file, .text = text, .at = text, .line = 1,
-      .line_start = text, .error = error};
+/* Every token of the text into lx->tokens, ending with CTF_TOKEN_END. */
+static enum ctf_status lex_all(struct lexer *lx, struct ctf_arena *arena, struct ctf_error *error) {
   for (;;) {
-    if (!skip_space(&lx))
-      return lex_fail(&lx, lx.at, "Cannot read comment: no closing */");
-    const char *start = lx.at;
+    if (!skip_space(lx))
+      return lex_fail(lx, lx->at, "Cannot read comment: no closing */");
+    const char *start = lx->at;
     char c = *start;
     if (!c)
       break;
@@ -227,44 +231,56 @@ enum ctf_status ctf_lex(struct ctf_arena *arena, const char *file, const char *t
       const char *p = start;
       while (isalnum((unsigned char)*p) || *p == '_')
         p++;
-      struct ctf_token *token = push(&lx, CTF_TOKEN_IDENTIFIER, start);
+      struct ctf_token *token = push(lx, CTF_TOKEN_IDENTIFIER, start);
       char *name = token ? ctf_arena_strndup(arena, start, (size_t)(p - start)) : NULL;
       if (!name)
         return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot read metadata: out of memory");
       token->text = name;
-      lx.at = p;
+      lx->at = p;
     } else if (isdigit((unsigned char)c)) {
-      status = lex_number(&lx);
+      status = lex_number(lx);
     } else if (c == '"') {
-      status = lex_string(&lx);
+      status = lex_string(lx);
     } else {
       const char *punct = NULL;
       for (size_t i = 0; i < sizeof multi_char_punct / sizeof *multi_char_punct; i++)
         if (!strncmp(start, multi_char_punct[i], strlen(multi_char_punct[i])))
           punct = multi_char_punct[i];
-      char single[2] = {c, '\0'};
-      if (!punct && strchr(single_char_punct, c))
-        punct = single;
+      const char *single = strchr(single_char_punct, c);
+      if (!punct && single)
+        punct = single_char_texts[single - single_char_punct];
       if (!punct) {
         char message[96];
         snprintf(message, sizeof message, "Cannot read metadata: unexpected character '%s%c'",
                  isprint((unsigned char)c) ? "" : "\\", isprint((unsigned char)c) ? c : '?');
-        return lex_fail(&lx, start, message);
+        return lex_fail(lx, start, message);
       }
-      struct ctf_token *token = push(&lx, CTF_TOKEN_PUNCT, start);
-      char *copy = token ? ctf_arena_strdup(arena, punct) : NULL;
-      if (!copy)
+      struct ctf_token *token = push(lx, CTF_TOKEN_PUNCT, start);
+      if (!token)
         return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot read metadata: out of memory");
-      token->text = copy;
-      lx.at = start + strlen(punct);
+      token->text = punct;
+      lx->at = start + strlen(punct);
     }
     if (status != CTF_OK)
       return status;
   }
-  struct ctf_token *end = push(&lx, CTF_TOKEN_END, lx.at);
+  struct ctf_token *end = push(lx, CTF_TOKEN_END, lx->at);
   if (!end)
     return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot read metadata: out of memory");
   end->text = "end of metadata";
+  return CTF_OK;
+}
+
+enum ctf_status ctf_lex(struct ctf_arena *arena, const char *file, const char *text,
+                        struct ctf_token_list *tokens, struct ctf_error *error) {
+  struct lexer lx = {
+      .arena = arena, .file = file, .text = text, .at = text, .line = 1,
+      .line_start = text, .error = error};
+  enum ctf_status status = lex_all(&lx, arena, error);
+  if (status != CTF_OK) {
+    free(lx.tokens);
+    return status;
+  }
   tokens->tokens = lx.tokens;
   tokens->count = lx.count;
   return CTF_OK;

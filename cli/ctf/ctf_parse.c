@@ -4,6 +4,7 @@
 #include "ctf_parse.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Tokens ------------------------------------------------------------------------- */
@@ -656,5 +657,6 @@ enum ctf_status ctf_parse_metadata(struct ctf_metadata *metadata, const char *te
   }
   if (status == CTF_OK)
     status = finish(p);
+  free(tokens.tokens);
   return status;
 }

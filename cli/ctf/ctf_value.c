@@ -82,6 +82,27 @@ enum ctf_status ctf_event_decode_field(const struct ctf_event *event, size_t fie
   return status;
 }
 
+bool ctf_event_class_fixed_u64s(const struct ctf_event_class *event_class, size_t field,
+                                struct ctf_fixed_u64s *at) {
+  const struct ctf_event_class_private *ec = event_class->internal;
+  const struct ctf_plan *plan = ec ? ec->payload_plan : NULL;
+  if (!plan || field >= plan->field_count || plan->field_offsets[field] < 0 ||
+      plan->field_offsets[field] % 8)
+    return false;
+  const struct ctf_type *type = event_class->fields[field].type;
+  const struct ctf_type *element = type->kind == CTF_TYPE_ARRAY ? type->u.array.element : NULL;
+  const struct ctf_type *integer =
+      element && element->kind == CTF_TYPE_ENUM ? element->u.enumeration.container : element;
+  const enum ctf_byte_order host =
+      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? CTF_BYTE_ORDER_LE : CTF_BYTE_ORDER_BE;
+  if (!integer || integer->kind != CTF_TYPE_INTEGER || integer->u.integer.size != 64 ||
+      integer->u.integer.byte_order != host || element->size != 64)
+    return false;
+  at->byte_offset = (uint64_t)plan->field_offsets[field] / 8;
+  at->count = type->u.array.length;
+  return true;
+}
+
 enum ctf_status ctf_value_element(const struct ctf_value *array, uint64_t index,
                                   struct ctf_value *element) {
   if (array->kind != CTF_VALUE_ARRAY || index >= array->u.array.count)

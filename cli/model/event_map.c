@@ -96,7 +96,10 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   /* One event per call: `call` (minimal mode), `F` (default) or `F__full` (two
    * underscores: a library may have functions F and F_full). */
   info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
+  info->record_fixed =
+      info->record >= 0 && ctf_event_class_fixed_u64s(c, (size_t)info->record, &info->record_at);
   if (strcmp(event, "call") == 0) {
+    info->record_fixed = false;
     info->role = EVENT_CALL;
     info->batch = true;
     info->record = ctf_event_class_field_index(c, "calls");
@@ -151,6 +154,11 @@ bool event_map_field_int(const struct ctf_event *ev, int field, int64_t *out) {
 
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
                         uint64_t *slots, size_t max) {
+  if (info->record_fixed) {
+    size_t n = ctf_event_u64s(ev, &info->record_at, slots, max);
+    if (n || !info->record_at.count || !max)
+      return n;
+  }
   struct ctf_value record;
   if (info->record < 0 ||
       ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||

@@ -41,6 +41,8 @@ struct event_info {
   int calls, total, min, max;   /* counted events */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
+  bool record_fixed;                /* the record is read in place (ctf_event_u64s()) */
+  struct ctf_fixed_u64s record_at;
 };
 
 struct event_map {

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "trace_reader.h"
 
 struct event_map;
 struct gap_report;
@@ -58,6 +59,7 @@ struct analysis_result {
   uint64_t slices, flows, counter_values, bytes;
   unsigned parts;                /* Perfetto files (more than 1: split, with a summary) */
   bool csv;                      /* the CSV was written */
+  struct trace_read_report read; /* how the trace was read (its one read) */
 };
 
 /* What a run hands its outputs. */

@@ -57,23 +57,35 @@ static uint64_t span_ns(const struct ctf_event *ev, uint64_t from, uint64_t to) 
   return (uint64_t)((double)ticks * (1e9 / (double)clock->frequency) + 0.5);
 }
 
-/* A clock value in wall-clock ns: ctf_clock_to_ns() (128-bit arithmetic, the clock's
- * offset from its metadata applied) once per clock, then the distance from that
- * reference scaled in double, which stays within a nanosecond for any trace's length. */
+/* A clock value in wall-clock ns. For a clock of 1 GHz the clock's offset plus the
+ * value. Otherwise ctf_clock_to_ns() (128-bit arithmetic, the clock's offset from its
+ * metadata applied) of the value's 2^32-tick window, once per window, then the distance
+ * from the window's start scaled in double: the same for a value whichever thread
+ * converts it and whatever it converted before (a read in time order on several threads
+ * gives what one thread gives), within a nanosecond of the exact conversion. */
+enum { CLOCK_WINDOW_BITS = 32 };
+
 uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value) {
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
   if (!clock)
     return value;
-  if (clock != d->clock) {
+  if (clock->frequency == 1000000000u) {
+    if (clock != d->clock) {
+      d->clock = clock;
+      d->clock_base = 0;
+      d->clock_base_ns = ctf_clock_to_ns(clock, 0);
+    }
+    return (uint64_t)(d->clock_base_ns + (int64_t)value);
+  }
+  uint64_t window = value & ~((UINT64_C(1) << CLOCK_WINDOW_BITS) - 1);
+  if (clock != d->clock || window != d->clock_base) {
     d->clock = clock;
-    d->clock_base = value;
-    d->clock_base_ns = ctf_clock_to_ns(clock, value);
+    d->clock_base = window;
+    d->clock_base_ns = ctf_clock_to_ns(clock, window);
     d->clock_scale = clock->frequency ? 1e9 / (double)clock->frequency : 1.0;
   }
-  if (clock->frequency == 1000000000u)
-    return (uint64_t)(d->clock_base_ns + (int64_t)(value - d->clock_base));
-  double delta = (double)(int64_t)(value - d->clock_base) * d->clock_scale;
-  return (uint64_t)(d->clock_base_ns + (int64_t)(delta < 0 ? delta - 0.5 : delta + 0.5));
+  double delta = (double)(value - window) * d->clock_scale;
+  return (uint64_t)(d->clock_base_ns + (int64_t)(delta + 0.5));
 }
 
 /* The compiled-in backend an event names in a string field: its index, -1 if none. */
@@ -194,7 +206,8 @@ static void add_strings(struct decoder *d, struct trace_call *c, const struct ct
 
 static struct trace_source source_of(const struct decoder *d, const struct ctf_event *ev,
                                      const struct event_info *info, int host, uint64_t time) {
-  return (struct trace_source){ev, info, host, d->reader->hosts[host], time};
+  return (struct trace_source){.event = ev, .info = info, .host = host,
+                               .host_name = d->reader->hosts[host], .time = time};
 }
 
 /* One call from its record head (and the slots after it, where read). False when it
@@ -233,7 +246,8 @@ static bool hand_out_call(struct decoder *d, const struct trace_source *from,
   if (d->needs & TRACE_NEEDS_TIMES) {
     c->start = decoder_time(d, ev, p->start);
     c->end = decoder_time(d, ev, p->end);
-    c->end = c->end - c->start > d->clock_read_ns ? c->end - d->clock_read_ns : c->start;
+    if (!d->defer_clock_read)
+      c->end = decoder_end_less_clock_read(c->start, c->end, d->clock_read_ns);
   }
   if (d->needs & TRACE_NEEDS_ARGS) {
     add_slots(d, c, fd);
@@ -415,6 +429,8 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
     if (!d->has_clock_read || ns < d->clock_read_ns)
       d->clock_read_ns = ns;
     d->has_clock_read = true;
+    d->event_has_clock_read = true;
+    d->event_clock_read = ns;
     c.kind = TRACE_COST_CLOCK_READ;
     c.clock_read_ns = span_ns(ev, 0, (uint64_t)cost);
     if (event_map_field_int(ev, info->counted_ps, &counted_ps) && counted_ps > 0)
@@ -436,6 +452,7 @@ static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
 int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
                   struct reader_stream_count *count) {
   const struct event_info *info = &d->reader->map.infos[ev->event_class->index];
+  d->event_has_clock_read = false;
   count->events++;
   if (ev->packet->index != count->packet) {
     count->packet = ev->packet->index;

@@ -65,6 +65,12 @@ struct decoder {
   double clock_scale;
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* Calls' ends are left as recorded (the least clock read is taken off them later, by
+   * the thread that puts the records in time order: reader_ordered.c); the clock read
+   * of the last event, if it was one, in event_clock_read. */
+  bool defer_clock_read;
+  bool event_has_clock_read;
+  uint64_t event_clock_read;
   uint64_t time;                  /* the last event's time (TRACE_NEEDS_TIMES) */
   /* The call being handed out: the record, its slots, arguments and their strings. */
   struct trace_call call;
@@ -86,6 +92,50 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
 
 /* The wall-clock ns of a trace clock value (TRACE_NEEDS_TIMES). */
 uint64_t decoder_time(struct decoder *d, const struct ctf_event *ev, uint64_t value);
+
+/* A call's end less the least clock read met so far (TRACE_NEEDS_TIMES). */
+static inline uint64_t decoder_end_less_clock_read(uint64_t start, uint64_t end,
+                                                   uint64_t clock_read_ns) {
+  return end - start > clock_read_ns ? end - clock_read_ns : start;
+}
+
+/* What one read found, for the summary and the result (trace_reader.c). */
+struct read_state {
+  const struct trace_reader *reader;
+  const struct trace_read_options *options;
+  struct trace_summary summary;
+  char *error;           /* the first error met; owned */
+  bool failed;           /* a consumer stopped the read, or out of memory */
+  unsigned threads;      /* the threads that decoded */
+};
+
+void reader_note_error(char **error, const char *message);
+/* stream_done() of each target for a stream once read. */
+void reader_hand_out_stream(const struct reader_target *targets, size_t n,
+                            const struct trace_reader *reader, size_t stream,
+                            const struct reader_stream_count *count);
+
+/* After an event read in time order, for the targets that take it: minimal mode's
+ * horizon (TRACE_NEEDS_HORIZON), the event's time held back to the earliest call of the
+ * batches still to come (until[], reader_batch_horizons(); *batches_read counts those
+ * met). Returns the first non-zero status of a target. */
+int reader_hand_out_horizon(const struct reader_target *targets, size_t n,
+                            const struct event_info *info, uint64_t timestamp,
+                            const uint64_t *until, size_t batch_count, size_t *batches_read);
+
+/* The progress of a read in time order, about five times a second: called once an event,
+ * with each stream's read offset. */
+struct reader_progress {
+  uint64_t seen, last;
+};
+void reader_progress_step(struct read_state *st, struct reader_progress *progress,
+                          const uint64_t *offsets, size_t streams);
+
+/* The read in time order on several threads (reader_ordered.c). False when these
+ * consumers or this trace cannot be read so (one stream, one thread, a consumer that
+ * needs the event without a way to prepare): then nothing was read. */
+bool reader_read_ordered_parallel(struct read_state *st, const struct reader_target *targets,
+                                  size_t n);
 
 /* minimal mode's batches: the horizon of each batch in read order (reader_horizon.c). */
 uint64_t *reader_batch_horizons(const struct trace_reader *reader, size_t *count);

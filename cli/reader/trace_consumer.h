@@ -40,16 +40,30 @@ enum trace_need {
    * batches is made for it). */
   TRACE_NEEDS_HORIZON = 1u << 3,
   TRACE_NEEDS_SLOTS = 1u << 4,   /* all of a call's record slots (ARGS implies it) */
+  /* The raw event (trace_source.event) in call and other: in a read in time order on
+   * several threads, what the consumer does with it is done by its prepare_call and
+   * prepare_other on the threads that decode (see below); without those the read takes
+   * one thread. */
+  TRACE_NEEDS_EVENT = 1u << 5,
 };
 
+/* What a consumer's prepare_call or prepare_other made of a record: bytes appended with
+ * trace_bytes_put() (the reader owns them). */
+struct trace_bytes;
+int trace_bytes_put(struct trace_bytes *bytes, const void *data, size_t size);
+
 /* The event a record was decoded from. `event` is NULL for a consumer on a thread of its
- * own (consumer_thread.h): read what is needed in the callback. */
+ * own (consumer_thread.h) and in a read in time order on several threads
+ * (trace_reader.h): read what is needed in the callback, or in prepare_call and
+ * prepare_other, whose bytes are then in `prepared` (NULL when none were made). */
 struct trace_source {
   const struct ctf_event *event;
   const struct event_info *info;
   int host;                     /* index in the read's hosts (trace_summary.hosts) */
   const char *host_name;        /* the trace's hostname, "unknown" when it has none */
   uint64_t time;                /* TRACE_NEEDS_TIMES: the event's time, wall-clock ns */
+  const void *prepared;         /* this consumer's prepare_*() bytes for the record */
+  size_t prepared_size;
 };
 
 /* A host call, written when it returned (docs/trace-format.md), or one of a minimal-mode
@@ -193,9 +207,17 @@ struct trace_consumer {
   void *context;
   /* Reading stream by stream on several threads: fork() makes a worker's own context,
    * join() adds it back into context and frees it (workers join in a fixed order).
-   * Without them the read takes one thread. */
+   * Without them the read takes one thread. A consumer that needs order is forked only
+   * for its prepare_*() (below). */
   void *(*fork)(void *context);
   int (*join)(void *context, void *worker);
+  /* In a read in time order on several threads, the part of the work on a call or an
+   * `other` event that needs no order (formatting it, say), done on the thread that
+   * decoded it, with a context from fork() and the raw event at hand: what it appends
+   * to `out` reaches call() or other() in time order as trace_source.prepared. A read on
+   * one thread calls neither: call() and other() then get the event. */
+  int (*prepare_call)(void *worker, const struct trace_call *call, struct trace_bytes *out);
+  int (*prepare_other)(void *worker, const struct trace_source *event, struct trace_bytes *out);
   int (*call)(void *context, const struct trace_call *call);
   int (*device)(void *context, const struct trace_device *device);
   int (*region)(void *context, const struct trace_region *region);

@@ -1,6 +1,6 @@
 /* trace_reader: see trace_reader.h. The events of a stream are decoded by
- * reader_decode.c; this file decides the order: one merged read, or streams shared out
- * over workers. */
+ * reader_decode.c; this file decides the order: one merged read (on several threads by
+ * reader_ordered.c), or streams shared out over workers. */
 #include "trace_reader.h"
 
 #include <pthread.h>
@@ -85,21 +85,12 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* What one read found, for the summary and the result. */
-struct read_state {
-  const struct trace_reader *reader;
-  const struct trace_read_options *options;
-  struct trace_summary summary;
-  char *error;           /* the first error met; owned */
-  bool failed;           /* a consumer stopped the read, or out of memory */
-};
-
-static void note_error(char **error, const char *message) {
+void reader_note_error(char **error, const char *message) {
   if (!*error)
     *error = strdup(message);
 }
 
-static void hand_out_stream(const struct reader_target *targets, size_t n,
+void reader_hand_out_stream(const struct reader_target *targets, size_t n,
                             const struct trace_reader *r, size_t stream,
                             const struct reader_stream_count *count) {
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
@@ -113,6 +104,34 @@ static void hand_out_stream(const struct reader_target *targets, size_t n,
 
 /* ---- In time order: the streams merged, on this thread ------------------------------ */
 
+int reader_hand_out_horizon(const struct reader_target *targets, size_t n,
+                            const struct event_info *info, uint64_t timestamp,
+                            const uint64_t *until, size_t batch_count, size_t *batches_read) {
+  if (info->role == EVENT_CALIBRATION_SAMPLE)
+    return 0;
+  *batches_read += info->role == EVENT_CALL && info->batch;
+  uint64_t horizon = timestamp;
+  if (*batches_read < batch_count && until[*batches_read] < horizon)
+    horizon = until[*batches_read]; /* a batch still to come holds calls from then on */
+  int status = 0;
+  for (size_t i = 0; i < n && !status; i++)
+    if (targets[i].consumer->horizon)
+      status = targets[i].consumer->horizon(targets[i].context, horizon);
+  return status;
+}
+
+void reader_progress_step(struct read_state *st, struct reader_progress *p,
+                          const uint64_t *offsets, size_t streams) {
+  if (!st->options->progress || ++p->seen % PROGRESS_EVERY != 0 ||
+      now_ns() - p->last < PROGRESS_NS)
+    return;
+  uint64_t done = 0;
+  for (size_t i = 0; i < streams; i++)
+    done += offsets[i];
+  st->options->progress(st->options->progress_context, done, st->reader->bytes, false);
+  p->last = now_ns();
+}
+
 static void read_in_order(struct read_state *st, const struct reader_target *targets,
                           size_t n) {
   const struct trace_reader *r = st->reader;
@@ -124,24 +143,24 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
   uint64_t *offsets = calloc(streams + 1, sizeof *offsets);
   if (decoder_init(&d, r, targets, n) || !counts || !offsets) {
     st->failed = true;
-    note_error(&st->error, "out of memory");
+    reader_note_error(&st->error, "out of memory");
     goto done;
   }
   for (size_t i = 0; i < streams; i++)
     counts[i].packet = UINT64_MAX;
   if (ctf_merge_open(r->trace, NULL, streams, &merge, &err) != CTF_OK) {
-    note_error(&st->error, err.message);
+    reader_note_error(&st->error, err.message);
     goto done;
   }
   size_t batch_count = 0, batches_read = 0;
   uint64_t *until = d.needs & TRACE_NEEDS_HORIZON ? reader_batch_horizons(r, &batch_count)
                                                   : NULL;
-  uint64_t last_progress = now_ns(), seen = 0;
+  struct reader_progress progress = {0, now_ns()};
   const struct ctf_event *ev;
   enum ctf_status status;
   while ((status = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
     if (status != CTF_OK) {
-      note_error(&st->error, err.message); /* one stream failed; the others go on */
+      reader_note_error(&st->error, err.message); /* one stream failed; the others go on */
       continue;
     }
     size_t stream = ev->stream->index;
@@ -154,31 +173,17 @@ static void read_in_order(struct read_state *st, const struct reader_target *tar
       st->summary.first = d.time;
     st->summary.last = d.time;
     const struct event_info *info = &r->map.infos[ev->event_class->index];
-    if (d.needs & TRACE_NEEDS_HORIZON && info->role != EVENT_CALIBRATION_SAMPLE) {
-      batches_read += info->role == EVENT_CALL && info->batch;
-      uint64_t horizon = ev->timestamp;
-      if (batches_read < batch_count && until[batches_read] < horizon)
-        horizon = until[batches_read]; /* a batch still to come holds calls from then on */
-      for (size_t i = 0; i < n && !d.status; i++)
-        if (targets[i].consumer->horizon)
-          d.status = targets[i].consumer->horizon(targets[i].context, horizon);
-      if (d.status) {
-        st->failed = true;
-        break;
-      }
+    if (d.needs & TRACE_NEEDS_HORIZON &&
+        (d.status = reader_hand_out_horizon(targets, n, info, ev->timestamp, until,
+                                            batch_count, &batches_read))) {
+      st->failed = true;
+      break;
     }
-    if (st->options->progress && ++seen % PROGRESS_EVERY == 0 &&
-        now_ns() - last_progress >= PROGRESS_NS) {
-      uint64_t done = 0;
-      for (size_t i = 0; i < streams; i++)
-        done += offsets[i];
-      st->options->progress(st->options->progress_context, done, r->bytes, false);
-      last_progress = now_ns();
-    }
+    reader_progress_step(st, &progress, offsets, streams);
   }
   free(until);
   for (size_t i = 0; i < streams; i++)
-    hand_out_stream(targets, n, r, i, &counts[i]);
+    reader_hand_out_stream(targets, n, r, i, &counts[i]);
 done:
   if (st->options->progress)
     st->options->progress(st->options->progress_context, r->bytes, r->bytes, true);
@@ -210,8 +215,8 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
   struct ctf_error error;
   const struct ctf_stream *s = ctf_trace_stream(r->trace, stream);
   if (ctf_cursor_open(r->trace, stream, &cursor, &error) != CTF_OK) {
-    note_error(&w->error, error.message);
-    hand_out_stream(w->targets, w->target_count, r, stream, &count);
+    reader_note_error(&w->error, error.message);
+    reader_hand_out_stream(w->targets, w->target_count, r, stream, &count);
     return;
   }
   int host = r->stream_host[stream];
@@ -223,7 +228,7 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
     if (st != CTF_OK) {
       if (st == CTF_END || ctf_cursor_failed(cursor))
         break;
-      note_error(&w->error, error.message); /* a damaged packet, skipped: the rest counts */
+      reader_note_error(&w->error, error.message); /* a damaged packet, skipped: the rest counts */
       continue;
     }
     if (decoder_event(d, ev, host, &count)) {
@@ -239,9 +244,9 @@ static void read_stream(struct worker *w, struct decoder *d, size_t stream) {
     }
   }
   if (st != CTF_END && st != CTF_OK && ctf_cursor_failed(cursor))
-    note_error(&w->error, error.message);
+    reader_note_error(&w->error, error.message);
   atomic_fetch_add(w->bytes_done, s->file_size - last_offset);
-  hand_out_stream(w->targets, w->target_count, r, stream, &count);
+  reader_hand_out_stream(w->targets, w->target_count, r, stream, &count);
   ctf_cursor_close(cursor);
 }
 
@@ -250,7 +255,7 @@ static void *worker_main(void *arg) {
   struct decoder d;
   if (decoder_init(&d, w->reader, w->targets, w->target_count)) {
     w->failed = true;
-    note_error(&w->error, "out of memory");
+    reader_note_error(&w->error, "out of memory");
   }
   for (size_t i = 0; !w->failed && i < w->stream_count && !atomic_load(w->stop); i++)
     read_stream(w, &d, w->streams[i]);
@@ -286,6 +291,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
   size_t streams = ctf_trace_stream_count(r->trace);
   unsigned threads = worker_count(st->options, targets, n, streams);
   bool copies = threads > 1;
+  st->threads = threads;
   struct worker *workers = calloc(threads, sizeof *workers);
   size_t *order = calloc(streams + 1, sizeof *order);
   uint64_t *load = calloc(threads, sizeof *load);
@@ -356,7 +362,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
                                                              w->targets[k].context))
         st->failed = true;
     if (w->error)
-      note_error(&st->error, w->error);
+      reader_note_error(&st->error, w->error);
     st->failed |= w->failed;
     free(w->error);
     free(w->streams);
@@ -364,7 +370,7 @@ static void read_by_stream(struct read_state *st, const struct reader_target *ta
   }
   if (!ok) {
     st->failed = true;
-    note_error(&st->error, "out of memory");
+    reader_note_error(&st->error, "out of memory");
   }
   free(workers);
   free(order);
@@ -392,10 +398,15 @@ enum trace_read_status trace_read(struct trace_reader *r,
     bool ordered = false;
     for (size_t i = 0; i < count; i++)
       ordered |= (targets[i].consumer->needs & TRACE_NEEDS_ORDER) != 0;
-    if (ordered)
-      read_in_order(&st, targets, count);
-    else
+    st.threads = 1;
+    if (ordered) {
+      if (!reader_read_ordered_parallel(&st, targets, count))
+        read_in_order(&st, targets, count);
+    } else {
       read_by_stream(&st, targets, count);
+    }
+    if (pass == 0 && options && options->report)
+      *options->report = (struct trace_read_report){ordered, st.threads};
     st.summary.error = st.error;
     st.summary.hosts = r->hosts;
     st.summary.host_count = r->host_count;

@@ -4,7 +4,8 @@
  *
  * How it reads follows what the consumers need: when one needs time order, the streams
  * are merged and every consumer gets every record in time order, on the calling
- * thread; otherwise each stream is read on its own, the streams shared out over worker
+ * thread, the streams decoded ahead on threads of their own when there are several
+ * (reader_ordered.c: what each consumer gets is what one thread gives it); otherwise each stream is read on its own, the streams shared out over worker
  * threads (largest first, to the least loaded), each worker with its own copy of every
  * consumer, joined back in worker order at the end. Decoding an event is the same in
  * both ways (reader_decode.c); only the order differs.
@@ -36,8 +37,15 @@ const struct event_map *trace_reader_map(const struct trace_reader *reader);
 /* The sum of the stream files' sizes. */
 uint64_t trace_reader_bytes(const struct trace_reader *reader);
 
+/* How a read went (its first pass). */
+struct trace_read_report {
+  bool ordered;       /* in time order */
+  unsigned threads;   /* the threads that decoded */
+};
+
 struct trace_read_options {
-  unsigned threads;   /* reading stream by stream: workers (0: one per core) */
+  unsigned threads;   /* threads that decode (0: one per core); at most one per stream */
+  struct trace_read_report *report; /* filled when not NULL */
   /* Called on the calling thread about five times a second while the read goes on, and
    * once at its end (finished): how much of the streams' bytes was read. NULL: none. */
   void (*progress)(void *context, uint64_t done, uint64_t total, bool finished);

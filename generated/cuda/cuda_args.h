@@ -4568,7 +4568,9 @@ struct cuda_cuStreamQuery_args {
 struct cuda_cuStreamQuery_record {
   struct tracer_record_head head;
   uint64_t hStream;
+  uint64_t polls;
 };
+extern __thread uint64_t cuda_polls_cuStreamQuery; /* polls folded since its last record */
 
 /* CUresult cuStreamSynchronize(CUstream hStream) */
 typedef __typeof__(cuStreamSynchronize) cuda_cuStreamSynchronize_fn;
@@ -4706,7 +4708,9 @@ struct cuda_cuEventQuery_args {
 struct cuda_cuEventQuery_record {
   struct tracer_record_head head;
   uint64_t hEvent;
+  uint64_t polls;
 };
+extern __thread uint64_t cuda_polls_cuEventQuery; /* polls folded since its last record */
 
 /* CUresult cuEventSynchronize(CUevent hEvent) */
 typedef __typeof__(cuEventSynchronize) cuda_cuEventSynchronize_fn;

@@ -5520,6 +5520,7 @@ static const int64_t cuda_cuStreamQuery_ok_statuses[] = {
 static const struct tracer_slot cuda_cuStreamQuery_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cuda_cuStreamQuery_formats[] = {
@@ -5653,6 +5654,7 @@ static const int64_t cuda_cuEventQuery_ok_statuses[] = {
 static const struct tracer_slot cuda_cuEventQuery_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cuda_cuEventQuery_formats[] = {
@@ -12997,8 +12999,8 @@ static const struct tracer_function_desc cuda_functions[] = {
     {"cuStreamQuery",
      TRACER_STATUS_RESULT,
      cuda_cuStreamQuery_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      cuda_cuStreamQuery_ok_statuses,
      2,
@@ -13150,8 +13152,8 @@ static const struct tracer_function_desc cuda_functions[] = {
     {"cuEventQuery",
      TRACER_STATUS_RESULT,
      cuda_cuEventQuery_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      cuda_cuEventQuery_ok_statuses,
      2,

@@ -12,7 +12,9 @@
  *   command needs the arguments of puts the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -18499,6 +18501,9 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
                                             length, flags);
 }
 
+/* cuStreamQuery: polls folded on this thread since its last record. */
+__thread uint64_t cuda_polls_cuStreamQuery __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static CUresult
 cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer_caller,
                           CUstream hStream) {
@@ -18523,6 +18528,12 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
+      tracer_count_poll("cuda", CUDA_ID_cuStreamQuery, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      cuda_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         cuda_batch, cuda_write_calls, tracer_start, tracer_end,
         tracer_record_call(CUDA_ID_cuStreamQuery, tracer_depth, (int64_t)tracer_result));
@@ -18542,9 +18553,17 @@ cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) &&
+      (tracer_args.tracer_status == INT64_C(600))) {
+    tracer_count_poll("cuda", CUDA_ID_cuStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &cuda_polls_cuStreamQuery);
+    cuda_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuStreamQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&cuda_polls_cuStreamQuery);
   if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery))
@@ -19132,6 +19151,9 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
                                             hStream, flags);
 }
 
+/* cuEventQuery: polls folded on this thread since its last record. */
+__thread uint64_t cuda_polls_cuEventQuery __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static CUresult
 cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_caller,
                          CUevent hEvent) {
@@ -19156,6 +19178,12 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
+      tracer_count_poll("cuda", CUDA_ID_cuEventQuery, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      cuda_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         cuda_batch, cuda_write_calls, tracer_start, tracer_end,
         tracer_record_call(CUDA_ID_cuEventQuery, tracer_depth, (int64_t)tracer_result));
@@ -19175,9 +19203,17 @@ cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real, const void *tracer_c
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) &&
+      (tracer_args.tracer_status == INT64_C(600))) {
+    tracer_count_poll("cuda", CUDA_ID_cuEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &cuda_polls_cuEventQuery);
+    cuda_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDA_ID_cuEventQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&cuda_polls_cuEventQuery);
   if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery))

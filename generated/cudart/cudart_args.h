@@ -1232,7 +1232,9 @@ struct cudart_cudaStreamQuery_args {
 struct cudart_cudaStreamQuery_record {
   struct tracer_record_head head;
   uint64_t stream;
+  uint64_t polls;
 };
+extern __thread uint64_t cudart_polls_cudaStreamQuery; /* polls folded since its last record */
 
 /* cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned
  * int flags) */
@@ -1474,7 +1476,9 @@ struct cudart_cudaEventQuery_args {
 struct cudart_cudaEventQuery_record {
   struct tracer_record_head head;
   uint64_t event;
+  uint64_t polls;
 };
+extern __thread uint64_t cudart_polls_cudaEventQuery; /* polls folded since its last record */
 
 /* cudaError_t cudaEventSynchronize(cudaEvent_t event) */
 typedef __typeof__(cudaEventSynchronize) cudart_cudaEventSynchronize_fn;

@@ -2275,6 +2275,7 @@ static const int64_t cudart_cudaStreamQuery_ok_statuses[] = {
 static const struct tracer_slot cudart_cudaStreamQuery_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cudart_cudaStreamQuery_formats[] = {
@@ -2491,6 +2492,7 @@ static const int64_t cudart_cudaEventQuery_ok_statuses[] = {
 static const struct tracer_slot cudart_cudaEventQuery_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cudart_cudaEventQuery_formats[] = {
@@ -7381,8 +7383,8 @@ static const struct tracer_function_desc cudart_functions[] = {
     {"cudaStreamQuery",
      TRACER_STATUS_RESULT,
      cudart_cudaStreamQuery_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      cudart_cudaStreamQuery_ok_statuses,
      2,
@@ -7602,8 +7604,8 @@ static const struct tracer_function_desc cudart_functions[] = {
     {"cudaEventQuery",
      TRACER_STATUS_RESULT,
      cudart_cudaEventQuery_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      cudart_cudaEventQuery_ok_statuses,
      2,

@@ -12,7 +12,9 @@
  *   command needs the arguments of puts the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -5140,6 +5142,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudart_traced_cudaStreamSynchronize(tracer_real, __builtin_return_address(0), stream);
 }
 
+/* cudaStreamQuery: polls folded on this thread since its last record. */
+__thread uint64_t cudart_polls_cudaStreamQuery __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static cudaError_t
 cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void *tracer_caller,
                               cudaStream_t stream) {
@@ -5164,6 +5169,12 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
+      tracer_count_poll("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      cudart_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         cudart_batch, cudart_write_calls, tracer_start, tracer_end,
         tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, (int64_t)tracer_result));
@@ -5183,9 +5194,18 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) &&
+      (tracer_args.tracer_status == INT64_C(600))) {
+    tracer_count_poll("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &cudart_polls_cudaStreamQuery);
+    cudart_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&cudart_polls_cudaStreamQuery);
   if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery))
@@ -6185,6 +6205,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
                                                 stream, flags);
 }
 
+/* cudaEventQuery: polls folded on this thread since its last record. */
+__thread uint64_t cudart_polls_cudaEventQuery __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static cudaError_t
 cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *tracer_caller,
                              cudaEvent_t event) {
@@ -6209,6 +6232,12 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(600))) {
+      tracer_count_poll("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      cudart_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         cudart_batch, cudart_write_calls, tracer_start, tracer_end,
         tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, (int64_t)tracer_result));
@@ -6228,9 +6257,18 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) &&
+      (tracer_args.tracer_status == INT64_C(600))) {
+    tracer_count_poll("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &cudart_polls_cudaEventQuery);
+    cudart_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&cudart_polls_cudaEventQuery);
   if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery))

@@ -5912,7 +5912,9 @@ struct mpich_MPI_Improbe_record {
   uint64_t status;
   uint64_t flag_val;
   uint64_t message_val;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Improbe; /* polls folded since its last record */
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request
  * *request) */
@@ -5958,7 +5960,9 @@ struct mpich_MPI_Iprobe_record {
   uint64_t flag;
   uint64_t status;
   uint64_t flag_val;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Iprobe; /* polls folded since its last record */
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
  * MPI_Request *request) */
@@ -6647,7 +6651,9 @@ struct mpich_MPI_Test_record {
   uint64_t request_val;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Test; /* polls folded since its last record */
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) mpich_MPI_Test_cancelled_fn;
@@ -6685,7 +6691,9 @@ struct mpich_MPI_Testall_record {
   uint64_t array_of_statuses;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Testall; /* polls folded since its last record */
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status
  * *status) */
@@ -6710,7 +6718,9 @@ struct mpich_MPI_Testany_record {
   uint64_t indx_val;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Testany; /* polls folded since its last record */
 
 /* int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int
  * array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -6734,7 +6744,9 @@ struct mpich_MPI_Testsome_record {
   uint64_t array_of_statuses;
   uint64_t outcount_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t mpich_polls_MPI_Testsome; /* polls folded since its last record */
 
 /* int MPI_Wait(MPI_Request *request, MPI_Status *status) */
 typedef __typeof__(MPI_Wait) mpich_MPI_Wait_fn;

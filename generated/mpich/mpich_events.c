@@ -4246,7 +4246,7 @@ static const struct tracer_slot mpich_MPI_Improbe_slots[] = {
     {"comm", 6, 4, TRACER_SLOT_SIGNED, 0, -1},        {"flag", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"message", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},    {"status", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},      {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
-    {"message_val", 11, 4, TRACER_SLOT_SIGNED, 1, 8},
+    {"message_val", 11, 4, TRACER_SLOT_SIGNED, 1, 8}, {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Improbe_formats[] = {
@@ -4282,7 +4282,7 @@ static const struct tracer_slot mpich_MPI_Iprobe_slots[] = {
     {"source", 4, 4, TRACER_SLOT_SIGNED, 0, -1},  {"tag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm", 6, 4, TRACER_SLOT_SIGNED, 0, -1},    {"flag", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"status", 8, 8, TRACER_SLOT_ADDRESS, 0, -1}, {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
-    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
+    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7}, {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Iprobe_formats[] = {
@@ -4805,6 +4805,7 @@ static const struct tracer_slot mpich_MPI_Test_slots[] = {
     {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},  {"request_in", 7, 4, TRACER_SLOT_SIGNED, 0, 4},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},   {"request_val", 8, 4, TRACER_SLOT_SIGNED, 1, 4},
     {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},  {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Test_formats[] = {
@@ -4842,6 +4843,7 @@ static const struct tracer_slot mpich_MPI_Testall_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"flag_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testall_formats[] = {
@@ -4864,6 +4866,7 @@ static const struct tracer_slot mpich_MPI_Testany_slots[] = {
     {"indx_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testany_formats[] = {
@@ -4885,6 +4888,7 @@ static const struct tracer_slot mpich_MPI_Testsome_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testsome_formats[] = {
@@ -14845,8 +14849,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Improbe",
      TRACER_STATUS_RESULT,
      mpich_MPI_Improbe_slots,
-     9,
-     12,
+     10,
+     13,
      0,
      mpich_MPI_Improbe_ok_statuses,
      1,
@@ -14879,8 +14883,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Iprobe",
      TRACER_STATUS_RESULT,
      mpich_MPI_Iprobe_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      mpich_MPI_Iprobe_ok_statuses,
      1,
@@ -15355,8 +15359,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Test",
      TRACER_STATUS_RESULT,
      mpich_MPI_Test_slots,
-     8,
-     11,
+     9,
+     12,
      0,
      mpich_MPI_Test_ok_statuses,
      1,
@@ -15389,8 +15393,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Testall",
      TRACER_STATUS_RESULT,
      mpich_MPI_Testall_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      mpich_MPI_Testall_ok_statuses,
      1,
@@ -15406,8 +15410,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Testany",
      TRACER_STATUS_RESULT,
      mpich_MPI_Testany_slots,
-     9,
-     12,
+     10,
+     13,
      0,
      mpich_MPI_Testany_ok_statuses,
      1,
@@ -15423,8 +15427,8 @@ static const struct tracer_function_desc mpich_functions[] = {
     {"MPI_Testsome",
      TRACER_STATUS_RESULT,
      mpich_MPI_Testsome_slots,
-     8,
-     11,
+     9,
+     12,
      0,
      mpich_MPI_Testsome_ok_statuses,
      1,

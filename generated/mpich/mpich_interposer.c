@@ -12,7 +12,9 @@
  *   command needs the arguments of puts the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -21526,6 +21528,9 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                  dest, tag, comm, request);
 }
 
+/* MPI_Improbe: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real,
                                                               const void *tracer_caller, int source,
                                                               int tag, MPI_Comm comm, int *flag,
@@ -21552,6 +21557,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Improbe, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         mpich_batch, mpich_write_calls, tracer_start, tracer_end,
         tracer_record_call(MPICH_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
@@ -21583,11 +21595,20 @@ __attribute__((noinline)) static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Improbe, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Improbe);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(int64_t)(*tracer_args.message) : 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Improbe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe))
@@ -21695,6 +21716,9 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
                                  message, request);
 }
 
+/* MPI_Iprobe: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real,
                                                              const void *tracer_caller, int source,
                                                              int tag, MPI_Comm comm, int *flag,
@@ -21720,6 +21744,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
     tracer_result = tracer_real(source, tag, comm, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Iprobe, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         mpich_batch, mpich_write_calls, tracer_start, tracer_end,
         tracer_record_call(MPICH_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
@@ -21748,10 +21779,19 @@ __attribute__((noinline)) static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Iprobe, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Iprobe);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Iprobe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe))
@@ -24080,6 +24120,9 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
                                                flag);
 }
 
+/* MPI_Test: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Test __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            MPI_Request *request, int *flag,
@@ -24105,6 +24148,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
     tracer_result = tracer_real(request, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Test, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(mpich_batch, mpich_write_calls, tracer_start, tracer_end,
                       tracer_record_call(MPICH_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
     mpich_depth--;
@@ -24129,6 +24179,14 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Test, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Test);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Test, tracer_depth, tracer_args.tracer_status);
@@ -24138,6 +24196,7 @@ __attribute__((noinline)) static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tr
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Test);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test))
@@ -24232,6 +24291,9 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return mpich_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
+/* MPI_Testall: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real,
                                                               const void *tracer_caller, int count,
                                                               MPI_Request array_of_requests[],
@@ -24258,6 +24320,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Testall, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         mpich_batch, mpich_write_calls, tracer_start, tracer_end,
         tracer_record_call(MPICH_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
@@ -24284,11 +24353,20 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testall(mpich_MPI_Testall_
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Testall, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testall);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testall);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall))
@@ -24312,6 +24390,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   return mpich_traced_MPI_Testall(tracer_real, __builtin_return_address(0), count,
                                   array_of_requests, flag, array_of_statuses);
 }
+
+/* MPI_Testany: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real,
                                                               const void *tracer_caller, int count,
@@ -24339,6 +24420,13 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
     tracer_result = tracer_real(count, array_of_requests, indx, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Testany, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         mpich_batch, mpich_write_calls, tracer_start, tracer_end,
         tracer_record_call(MPICH_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
@@ -24367,12 +24455,21 @@ __attribute__((noinline)) static int mpich_traced_MPI_Testany(mpich_MPI_Testany_
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Testany, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testany);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.indx_val = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testany);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany))
@@ -24396,6 +24493,9 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
   return mpich_traced_MPI_Testany(tracer_real, __builtin_return_address(0), count,
                                   array_of_requests, indx, flag, status);
 }
+
+/* MPI_Testsome: polls folded on this thread since its last record. */
+__thread uint64_t mpich_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer_caller,
@@ -24423,6 +24523,13 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((outcount ? (uintptr_t)(*outcount) : 0))) {
+      tracer_count_poll("mpich", MPICH_ID_MPI_Testsome, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      mpich_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         mpich_batch, mpich_write_calls, tracer_start, tracer_end,
         tracer_record_call(MPICH_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
@@ -24452,12 +24559,21 @@ mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))) {
+    tracer_count_poll("mpich", MPICH_ID_MPI_Testsome, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &mpich_polls_MPI_Testsome);
+    mpich_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(MPICH_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&mpich_polls_MPI_Testsome);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome))

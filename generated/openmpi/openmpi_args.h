@@ -4099,7 +4099,9 @@ struct openmpi_MPI_Improbe_record {
   uint64_t status;
   uint64_t flag_val;
   uint64_t message_val;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Improbe; /* polls folded since its last record */
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request
  * *request) */
@@ -4395,7 +4397,9 @@ struct openmpi_MPI_Iprobe_record {
   uint64_t flag;
   uint64_t status;
   uint64_t flag_val;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Iprobe; /* polls folded since its last record */
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
  * MPI_Request *request) */
@@ -6090,7 +6094,9 @@ struct openmpi_MPI_Testall_record {
   uint64_t array_of_statuses;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Testall; /* polls folded since its last record */
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status
  * *status) */
@@ -6115,7 +6121,9 @@ struct openmpi_MPI_Testany_record {
   uint64_t index_val;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Testany; /* polls folded since its last record */
 
 /* int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) */
 typedef __typeof__(MPI_Test) openmpi_MPI_Test_fn;
@@ -6136,7 +6144,9 @@ struct openmpi_MPI_Test_record {
   uint64_t request_val;
   uint64_t flag_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Test; /* polls folded since its last record */
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) openmpi_MPI_Test_cancelled_fn;
@@ -6176,7 +6186,9 @@ struct openmpi_MPI_Testsome_record {
   uint64_t array_of_statuses;
   uint64_t outcount_val;
   uint64_t bytes;
+  uint64_t polls;
 };
+extern __thread uint64_t openmpi_polls_MPI_Testsome; /* polls folded since its last record */
 
 /* int MPI_Topo_test(MPI_Comm comm, int *status) */
 typedef __typeof__(MPI_Topo_test) openmpi_MPI_Topo_test_fn;

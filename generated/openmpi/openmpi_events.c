@@ -3017,6 +3017,7 @@ static const struct tracer_slot openmpi_MPI_Improbe_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
     {"message_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 8},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Improbe_formats[] = {
@@ -3268,7 +3269,7 @@ static const struct tracer_slot openmpi_MPI_Iprobe_slots[] = {
     {"source", 4, 4, TRACER_SLOT_SIGNED, 0, -1},  {"tag", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"comm", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},   {"flag", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"status", 8, 8, TRACER_SLOT_ADDRESS, 0, -1}, {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
-    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
+    {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7}, {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Iprobe_formats[] = {
@@ -4527,6 +4528,7 @@ static const struct tracer_slot openmpi_MPI_Testall_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"flag_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testall_formats[] = {
@@ -4549,6 +4551,7 @@ static const struct tracer_slot openmpi_MPI_Testany_slots[] = {
     {"index_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testany_formats[] = {
@@ -4566,6 +4569,7 @@ static const struct tracer_slot openmpi_MPI_Test_slots[] = {
     {"status", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},  {"request_in", 7, 8, TRACER_SLOT_ADDRESS, 0, 4},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},   {"request_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 4},
     {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},  {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Test_formats[] = {
@@ -4604,6 +4608,7 @@ static const struct tracer_slot openmpi_MPI_Testsome_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testsome_formats[] = {
@@ -9489,8 +9494,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Improbe",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Improbe_slots,
-     9,
-     12,
+     10,
+     13,
      0,
      openmpi_MPI_Improbe_ok_statuses,
      1,
@@ -9761,8 +9766,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Iprobe",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Iprobe_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      openmpi_MPI_Iprobe_ok_statuses,
      1,
@@ -10883,8 +10888,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Testall",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Testall_slots,
-     7,
-     10,
+     8,
+     11,
      0,
      openmpi_MPI_Testall_ok_statuses,
      1,
@@ -10900,8 +10905,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Testany",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Testany_slots,
-     9,
-     12,
+     10,
+     13,
      0,
      openmpi_MPI_Testany_ok_statuses,
      1,
@@ -10917,8 +10922,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Test",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Test_slots,
-     8,
-     11,
+     9,
+     12,
      0,
      openmpi_MPI_Test_ok_statuses,
      1,
@@ -10951,8 +10956,8 @@ static const struct tracer_function_desc openmpi_functions[] = {
     {"MPI_Testsome",
      TRACER_STATUS_RESULT,
      openmpi_MPI_Testsome_slots,
-     8,
-     11,
+     9,
+     12,
      0,
      openmpi_MPI_Testsome_ok_statuses,
      1,

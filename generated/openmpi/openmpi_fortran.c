@@ -9903,6 +9903,7 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
       tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
@@ -10730,6 +10731,7 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
@@ -14780,6 +14782,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
@@ -14838,6 +14841,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
@@ -14895,6 +14899,7 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
@@ -15000,6 +15005,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))

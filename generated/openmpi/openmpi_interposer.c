@@ -12,7 +12,9 @@
  *   command needs the arguments of puts the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -15384,6 +15386,9 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                    dest, tag, comm, request);
 }
 
+/* MPI_Improbe: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Improbe __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
                                                                 const void *tracer_caller,
                                                                 int source, int tag, MPI_Comm comm,
@@ -15410,6 +15415,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
@@ -15441,11 +15453,21 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &openmpi_polls_MPI_Improbe);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Improbe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
@@ -16612,6 +16634,9 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
                                             high, newintercomm);
 }
 
+/* MPI_Iprobe: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Iprobe __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real,
                                                                const void *tracer_caller,
                                                                int source, int tag, MPI_Comm comm,
@@ -16637,6 +16662,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     tracer_result = tracer_real(source, tag, comm, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
@@ -16665,10 +16697,19 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &openmpi_polls_MPI_Iprobe);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Iprobe);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
@@ -22470,6 +22511,9 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
                                                   datatype, count);
 }
 
+/* MPI_Testall: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Testall __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *tracer_caller,
                            int count, MPI_Request array_of_requests[], int *flag,
@@ -22495,6 +22539,13 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
@@ -22521,11 +22572,21 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &openmpi_polls_MPI_Testall);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testall);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
@@ -22550,6 +22611,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   return openmpi_traced_MPI_Testall(tracer_real, __builtin_return_address(0), count,
                                     array_of_requests, flag, array_of_statuses);
 }
+
+/* MPI_Testany: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Testany __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *tracer_caller,
@@ -22576,6 +22640,13 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
@@ -22604,12 +22675,22 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &openmpi_polls_MPI_Testany);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testany);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
@@ -22634,6 +22715,9 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   return openmpi_traced_MPI_Testany(tracer_real, __builtin_return_address(0), count,
                                     array_of_requests, index, flag, status);
 }
+
+/* MPI_Test: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Test __attribute__((tls_model("initial-exec")));
 
 __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real,
                                                              const void *tracer_caller,
@@ -22660,6 +22744,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     tracer_result = tracer_real(request, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((flag ? (uintptr_t)(*flag) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
@@ -22685,6 +22776,14 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start, &openmpi_polls_MPI_Test);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, tracer_args.tracer_status);
@@ -22694,6 +22793,7 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Test);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
@@ -22788,6 +22888,9 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return openmpi_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
 }
 
+/* MPI_Testsome: polls folded on this thread since its last record. */
+__thread uint64_t openmpi_polls_MPI_Testsome __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static int
 openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tracer_caller,
                             int incount, MPI_Request array_of_requests[], int *outcount,
@@ -22814,6 +22917,13 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(0)) &&
+        !((outcount ? (uintptr_t)(*outcount) : 0))) {
+      tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      openmpi_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
         tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
@@ -22843,12 +22953,22 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) &&
+      (tracer_args.tracer_status == INT64_C(0)) &&
+      !((tracer_args.outcount ? (uintptr_t)(*tracer_args.outcount) : 0))) {
+    tracer_count_poll("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &openmpi_polls_MPI_Testsome);
+    openmpi_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, tracer_args.tracer_status);
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
+  tracer_record.polls = tracer_polls_take(&openmpi_polls_MPI_Testsome);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))

@@ -1540,7 +1540,9 @@ struct ze_zeEventQueryStatus_args {
 struct ze_zeEventQueryStatus_record {
   struct tracer_record_head head;
   uint64_t hEvent;
+  uint64_t polls;
 };
+extern __thread uint64_t ze_polls_zeEventQueryStatus; /* polls folded since its last record */
 void ze_hook_zeEventQueryStatus_after(struct ze_zeEventQueryStatus_args *args);
 
 /* ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
@@ -1676,7 +1678,9 @@ struct ze_zeFenceQueryStatus_args {
 struct ze_zeFenceQueryStatus_record {
   struct tracer_record_head head;
   uint64_t hFence;
+  uint64_t polls;
 };
+extern __thread uint64_t ze_polls_zeFenceQueryStatus; /* polls folded since its last record */
 
 /* ze_result_t zeFenceReset(ze_fence_handle_t hFence) */
 typedef __typeof__(zeFenceReset) ze_zeFenceReset_fn;

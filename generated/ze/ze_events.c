@@ -4063,6 +4063,7 @@ static const int64_t ze_zeEventQueryStatus_ok_statuses[] = {
 static const struct tracer_slot ze_zeEventQueryStatus_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format ze_zeEventQueryStatus_formats[] = {
@@ -4184,6 +4185,7 @@ static const int64_t ze_zeFenceQueryStatus_ok_statuses[] = {
 static const struct tracer_slot ze_zeFenceQueryStatus_slots[] = {
     {"hFence", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"polls", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format ze_zeFenceQueryStatus_formats[] = {
@@ -9781,8 +9783,8 @@ static const struct tracer_function_desc ze_functions[] = {
     {"zeEventQueryStatus",
      TRACER_STATUS_RESULT,
      ze_zeEventQueryStatus_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      ze_zeEventQueryStatus_ok_statuses,
      2,
@@ -9917,8 +9919,8 @@ static const struct tracer_function_desc ze_functions[] = {
     {"zeFenceQueryStatus",
      TRACER_STATUS_RESULT,
      ze_zeFenceQueryStatus_slots,
-     2,
-     5,
+     3,
+     6,
      0,
      ze_zeFenceQueryStatus_ok_statuses,
      2,

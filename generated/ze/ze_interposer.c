@@ -12,7 +12,9 @@
  *   command needs the arguments of puts the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
- *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
+ *   counting clock (tracer_count_now), cheaper than the trace clock. A poll that found
+ *   nothing (trace.polls, status.not_ready: generator/view_polls.h) is counted with its
+ *   time, not recorded; the call that completes carries their number. Otherwise the record
  *   takes the arguments as passed, before a hook may change them; the clock is read right
  *   around the real call; the event is written when the call returns, the richest kind
  *   enabled.
@@ -5652,6 +5654,9 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
                                           timeout);
 }
 
+/* zeEventQueryStatus: polls folded on this thread since its last record. */
+__thread uint64_t ze_polls_zeEventQueryStatus __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ze_result_t
 ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *tracer_caller,
                              ze_event_handle_t hEvent) {
@@ -5680,9 +5685,18 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeEventQueryStatus_after(&tracer_args);
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) &&
+      (tracer_args.tracer_status == INT64_C(1))) {
+    tracer_count_poll("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &ze_polls_zeEventQueryStatus);
+    ze_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryStatus, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&ze_polls_zeEventQueryStatus);
   if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus))
@@ -6237,6 +6251,9 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
                                           timeout);
 }
 
+/* zeFenceQueryStatus: polls folded on this thread since its last record. */
+__thread uint64_t ze_polls_zeFenceQueryStatus __attribute__((tls_model("initial-exec")));
+
 __attribute__((noinline)) static ze_result_t
 ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *tracer_caller,
                              ze_fence_handle_t hFence) {
@@ -6261,6 +6278,12 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
+    if (tracer_counting && ((int64_t)tracer_result == INT64_C(1))) {
+      tracer_count_poll("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result,
+                        tracer_end - tracer_start, NULL);
+      ze_depth--;
+      return tracer_result;
+    }
     tracer_batch_call(
         ze_batch, ze_write_calls, tracer_start, tracer_end,
         tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, (int64_t)tracer_result));
@@ -6280,9 +6303,18 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record.head.start;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) &&
+      (tracer_args.tracer_status == INT64_C(1))) {
+    tracer_count_poll("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.end - tracer_record.head.start,
+                      &ze_polls_zeFenceQueryStatus);
+    ze_depth--;
+    return tracer_args.tracer_result;
+  }
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, tracer_args.tracer_status);
+  tracer_record.polls = tracer_polls_take(&ze_polls_zeFenceQueryStatus);
   if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus))

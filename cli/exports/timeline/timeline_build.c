@@ -485,11 +485,14 @@ static int on_device(void *context, const struct trace_device *d) {
 /* A second thread pays only with a core of its own: on a 2-core machine that others use
  * too, the scheduler kept both threads on one core, and with the copies through the pipe
  * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
-static bool use_pipe(unsigned threads) {
-  if (threads)
-    return threads > 1;
-  cpu_set_t cpus;
-  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 2;
+static bool use_pipe(unsigned threads, size_t streams) {
+  cpu_set_t set;
+  unsigned cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+  if (streams <= 1)
+    return threads ? threads > 1 : cpus > 2;
+  unsigned usable = threads ? threads : cpus;
+  size_t readers = usable < streams ? usable : streams;
+  return usable > 1 && usable > readers + 1;
 }
 
 /* After the last record: the calls that still wait for a region that never closed. */
@@ -524,7 +527,7 @@ int timeline_builder_open(struct timeline *tl, const struct timeline_build_optio
   };
   /* Reading the trace on this thread, the timeline's encoding and writing on another
    * (when that pays); both here when no thread can start. */
-  if (!use_pipe(options->threads) || consumer_thread_open(&mine, &b->thread, consumer))
+  if (!use_pipe(options->threads, options->streams) || consumer_thread_open(&mine, &b->thread, consumer))
     *consumer = mine;
   return 0;
 }
@@ -549,10 +552,13 @@ int timeline_build(struct trace_reader *reader, struct timeline *tl,
                    const struct timeline_build_options *options, struct diag *d) {
   struct timeline_builder *b;
   struct trace_consumer consumer;
-  if (timeline_builder_open(tl, options, &b, &consumer, d))
+  struct timeline_build_options mine = *options;
+  mine.streams = ctf_trace_stream_count(trace_reader_trace(reader));
+  if (timeline_builder_open(tl, &mine, &b, &consumer, d))
     return -1;
   const struct trace_consumer *consumers[] = {&consumer};
-  enum trace_read_status read = trace_read(reader, consumers, 1, NULL, d);
+  struct trace_read_options read_options = {.threads = options->threads};
+  enum trace_read_status read = trace_read(reader, consumers, 1, &read_options, d);
   int rc = timeline_builder_close(b, d);
   return read == TRACE_READ_OK && rc == 0 ? 0 : -1;
 }

@@ -29,8 +29,11 @@ struct timeline_build_options {
   uint64_t flow_base;
   /* 1: read the trace and write the timeline on one thread; 2 or more: write on a second
    * thread (cli/reader/consumer_thread.h); 0: a second one when more than 2 CPUs are
-   * ours. */
+   * ours. With several streams the reader decodes them on threads of its own
+   * (cli/reader/reader_ordered.c): a second thread for the timeline then only when
+   * threads (or CPUs) are left beyond those and the reading one. */
   unsigned threads;
+  size_t streams; /* the trace's streams (0: not known, as 1) */
 };
 
 struct timeline_builder;

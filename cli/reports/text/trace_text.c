@@ -1,81 +1,81 @@
 /* trace_text: see trace_text.h. */
 #include "trace_text.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backends.h"
 #include "line_order.h"
+#include "text_line.h"
 #include "tracer_backend_desc.h"
 
 enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
 
-/* Numbers written by hand: -t writes millions of lines, and fprintf's format parsing
- * was most of its time. */
-static void put_u64(FILE *out, uint64_t v) {
-  char digits[24], *p = digits + sizeof digits;
-  *--p = 0;
-  do
-    *--p = (char)('0' + v % 10);
-  while ((v /= 10) > 0);
-  fputs(p, out);
-}
+/* What one thread needs to write lines: -t writes on the reading thread, or on each
+ * thread that decodes (prepare_call, prepare_other) in a read on several threads. */
+struct text_format {
+  const struct event_map *map;
+  struct ctf_value *values;    /* MAX_FIELDS; owned */
+  struct text_line line;       /* the line being written; owned */
+  /* The hostname of the trace last asked for (a search through the environment each
+   * line was a twentieth of -t's time), and the local time of the second last written
+   * (localtime_r for every line was a tenth). */
+  const struct ctf_subtrace *host_subtrace;
+  const char *host_name;
+  time_t last_secs;
+  struct tm tm;
+};
 
-static void put_i64(FILE *out, int64_t v) {
-  if (v < 0) {
-    fputc('-', out);
-    put_u64(out, -(uint64_t)v);
-  } else {
-    put_u64(out, (uint64_t)v);
+static struct text_format *format_new(const struct event_map *map) {
+  struct text_format *f = calloc(1, sizeof *f);
+  if (f && !(f->values = calloc(MAX_FIELDS, sizeof *f->values))) {
+    free(f);
+    return NULL;
   }
-}
-
-static void put_hex(FILE *out, uint64_t v) {
-  char digits[24], *p = digits + sizeof digits;
-  *--p = 0;
-  do
-    *--p = "0123456789abcdef"[v & 15];
-  while ((v >>= 4) > 0);
-  *--p = 'x';
-  *--p = '0';
-  fputs(p, out);
-}
-
-/* The hostname of the event's trace, kept for the trace it was last asked for (a search
- * through the environment each line was a twentieth of -t's time). */
-static const struct ctf_subtrace *host_subtrace; /* reset for each trace printed */
-static const char *host_name;
-
-static const char *host_of(const struct ctf_event *ev) {
-  if (ev->stream->subtrace != host_subtrace) {
-    host_subtrace = ev->stream->subtrace;
-    host_name = ctf_subtrace_env_string(host_subtrace, "hostname");
+  if (f) {
+    f->map = map;
+    f->last_secs = -1;
   }
-  return host_name;
+  return f;
+}
+
+static void format_free(struct text_format *f) {
+  if (!f)
+    return;
+  free(f->values);
+  free(f->line.data);
+  free(f);
+}
+
+static const char *host_of(struct text_format *f, const struct ctf_event *ev) {
+  if (ev->stream->subtrace != f->host_subtrace) {
+    f->host_subtrace = ev->stream->subtrace;
+    f->host_name = ctf_subtrace_env_string(f->host_subtrace, "hostname");
+  }
+  return f->host_name;
 }
 
 /* ", name: " (or " name: " for the first field of a line). */
-static void put_field_name(FILE *out, const char *name, size_t len, bool *first) {
-  fputs(*first ? " " : ", ", out);
-  fwrite(name, 1, len, out);
-  fputs(": ", out);
+static void put_field_name(struct text_line *out, const char *name, size_t len, bool *first) {
+  text_line_puts(out, *first ? " " : ", ");
+  text_line_put(out, name, len);
+  text_line_puts(out, ": ");
   *first = false;
 }
 
-static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_names *names) {
+static void print_int(struct text_line *out, const struct ctf_value *v, const struct tracer_names *names) {
   int64_t as_signed = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
   const char *name = backends_value_name(names, as_signed);
   if (name) {
-    fputs(name, out);
+    text_line_puts(out, name);
     return;
   }
   if (v->type && v->type->kind == CTF_TYPE_ENUM) {
     const char *labels[4];
     size_t n = ctf_enum_labels(v->type, v, labels, 4);
     if (n) {
-      fputs(labels[0], out);
+      text_line_puts(out, labels[0]);
       return;
     }
   }
@@ -83,27 +83,30 @@ static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_
                                  ? v->type->u.enumeration.container
                                  : v->type;
   if (t && t->kind == CTF_TYPE_INTEGER && t->u.integer.base == 16)
-    put_hex(out, v->u.u);
+    text_line_hex(out, v->u.u);
   else if (v->kind == CTF_VALUE_SIGNED)
-    put_i64(out, v->u.s);
+    text_line_i64(out, v->u.s);
   else
-    put_u64(out, v->u.u);
+    text_line_u64(out, v->u.u);
 }
 
-static void print_string(FILE *out, const char *s, size_t len) {
-  fputc('"', out);
+static void print_string(struct text_line *out, const char *s, size_t len) {
+  text_line_putc(out, '"');
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\')
-      fprintf(out, "\\%c", c);
-    else if (c == '\n')
-      fputs("\\n", out);
-    else if (c < 0x20 || c == 0x7f)
-      fprintf(out, "\\x%02x", c);
-    else
-      fputc(c, out);
+    if (c == '"' || c == '\\') {
+      char escaped[2] = {'\\', (char)c};
+      text_line_put(out, escaped, 2);
+    } else if (c == '\n') {
+      text_line_puts(out, "\\n");
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[4] = {'\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+      text_line_put(out, escaped, 4);
+    } else {
+      text_line_putc(out, (char)c);
+    }
   }
-  fputc('"', out);
+  text_line_putc(out, '"');
 }
 
 static uint64_t read_le(const uint8_t *p, uint32_t size) {
@@ -114,11 +117,14 @@ static uint64_t read_le(const uint8_t *p, uint32_t size) {
 }
 
 /* One struct, member by member, from its bytes (x86-64: little-endian). */
-static void print_record(FILE *out, const struct tracer_record *r, const uint8_t *bytes) {
-  fputs("{ ", out);
+static void print_record(struct text_line *out, const struct tracer_record *r, const uint8_t *bytes) {
+  text_line_puts(out, "{ ");
   for (uint32_t i = 0; i < r->count; i++) {
     const struct tracer_record_member *m = &r->members[i];
-    fprintf(out, "%s%s: ", i ? ", " : "", m->name);
+    if (i)
+      text_line_puts(out, ", ");
+    text_line_puts(out, m->name);
+    text_line_puts(out, ": ");
     uint64_t raw;
     if (m->bit_width >= 0) {
       raw = 0;
@@ -147,28 +153,28 @@ static void print_record(FILE *out, const struct tracer_record *r, const uint8_t
         float f;
         uint32_t u = (uint32_t)raw;
         memcpy(&f, &u, sizeof f);
-        fprintf(out, "%g", (double)f);
+        text_line_double(out, (double)f);
       } else {
         double d;
         memcpy(&d, &raw, sizeof d);
-        fprintf(out, "%g", d);
+        text_line_double(out, d);
       }
       break;
-    case TRACER_MEMBER_POINTER: fprintf(out, "0x%" PRIx64, raw); break;
+    case TRACER_MEMBER_POINTER: text_line_hex(out, raw); break;
     }
   }
-  fputs(" }", out);
+  text_line_puts(out, " }");
 }
 
-static void print_value(FILE *out, const char *field, const struct ctf_value *v,
+static void print_value(struct text_line *out, const char *field, const struct ctf_value *v,
                         const struct tracer_field_format *format);
 
-static void print_array(FILE *out, const char *field, const struct ctf_value *v,
+static void print_array(struct text_line *out, const char *field, const struct ctf_value *v,
                         const struct tracer_field_format *format) {
   size_t len = strlen(field);
   bool single = len > 4 && strcmp(field + len - 4, "_val") == 0;
   if (single && v->u.array.count == 0) {
-    fputs("NULL", out);
+    text_line_puts(out, "NULL");
     return;
   }
   if (format && format->record && v->u.array.stride == 8 && v->u.array.bit == 0) {
@@ -176,14 +182,14 @@ static void print_array(FILE *out, const char *field, const struct ctf_value *v,
     uint64_t size = format->record->size;
     uint64_t n = size ? v->u.array.count / size : 0;
     if (n > 1)
-      fputs("[ ", out);
+      text_line_puts(out, "[ ");
     for (uint64_t i = 0; i < n && i < MAX_ELEMENTS_SHOWN; i++) {
       if (i)
-        fputs(", ", out);
+        text_line_puts(out, ", ");
       print_record(out, format->record, v->u.array.data + i * size);
     }
     if (n > 1)
-      fputs(n > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]", out);
+      text_line_puts(out, n > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]");
     if (n)
       return;
   }
@@ -195,32 +201,32 @@ static void print_array(FILE *out, const char *field, const struct ctf_value *v,
     return;
   }
   if (!single && v->u.array.count == 0) {
-    fputs("[]", out);
+    text_line_puts(out, "[]");
     return;
   }
   if (!single)
-    fputs("[ ", out);
+    text_line_puts(out, "[ ");
   for (uint64_t i = 0; i < v->u.array.count && i < MAX_ELEMENTS_SHOWN; i++) {
     struct ctf_value e;
     if (ctf_value_element(v, i, &e) != CTF_OK)
       break;
     if (i)
-      fputs(", ", out);
+      text_line_puts(out, ", ");
     print_value(out, field, &e, format);
   }
   if (!single)
-    fputs(v->u.array.count > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]", out);
+    text_line_puts(out, v->u.array.count > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]");
 }
 
-static void print_value(FILE *out, const char *field, const struct ctf_value *v,
+static void print_value(struct text_line *out, const char *field, const struct ctf_value *v,
                         const struct tracer_field_format *format) {
   switch (v->kind) {
   case CTF_VALUE_SIGNED:
   case CTF_VALUE_UNSIGNED: print_int(out, v, format ? format->names : NULL); break;
-  case CTF_VALUE_FLOAT: fprintf(out, "%g", v->u.f); break;
+  case CTF_VALUE_FLOAT: text_line_double(out, v->u.f); break;
   case CTF_VALUE_STRING: print_string(out, v->u.string.chars, v->u.string.length); break;
   case CTF_VALUE_ARRAY: print_array(out, field, v, format); break;
-  default: fputs("?", out); break;
+  default: text_line_puts(out, "?"); break;
   }
 }
 
@@ -261,7 +267,7 @@ static const struct tracer_backend_desc *backend_of(const struct ctf_value *valu
 }
 
 /* `function` of unfinished events is an index: show its name. */
-static bool print_function(FILE *out, const struct event_info *info, const struct ctf_value *values,
+static bool print_function(struct text_line *out, const struct event_info *info, const struct ctf_value *values,
                            size_t field) {
   if (info->role != EVENT_UNFINISHED || (int)field != info->function_field)
     return false;
@@ -270,23 +276,21 @@ static bool print_function(FILE *out, const struct event_info *info, const struc
   int64_t index = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
   if (!b || index < 0 || (uint64_t)index >= b->function_count)
     return false;
-  fputs(b->functions[index].name, out);
+  text_line_puts(out, b->functions[index].name);
   return true;
 }
 
 /* A value of the trace clock as local time of day, to the nanosecond. */
-static void print_time_of_day(FILE *out, const struct ctf_clock_class *clock, uint64_t value) {
-  /* The second's local time, kept: localtime_r for every line was a tenth of -t's time. */
-  static time_t last_secs = -1;
-  static struct tm tm;
+static void print_time_of_day(struct text_format *f, const struct ctf_clock_class *clock,
+                              uint64_t value) {
   int64_t ns = clock ? ctf_clock_to_ns(clock, value) : (int64_t)value;
   time_t secs = (time_t)(ns / 1000000000);
-  if (secs != last_secs) {
-    localtime_r(&secs, &tm);
-    last_secs = secs;
+  if (secs != f->last_secs) {
+    localtime_r(&secs, &f->tm);
+    f->last_secs = secs;
   }
   char text[] = "HH:MM:SS.nnnnnnnnn";
-  int fields[3] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+  int fields[3] = {f->tm.tm_hour, f->tm.tm_min, f->tm.tm_sec};
   for (int i = 0; i < 3; i++) {
     text[3 * i] = (char)('0' + fields[i] / 10 % 10);
     text[3 * i + 1] = (char)('0' + fields[i] % 10);
@@ -296,34 +300,7 @@ static void print_time_of_day(FILE *out, const struct ctf_clock_class *clock, ui
     fraction = 0;
   for (int i = 17; i >= 9; i--, fraction /= 10)
     text[i] = (char)('0' + fraction % 10);
-  fputs(text, out);
-}
-
-/* Every line is printed into one memory stream, reused, then copied out: opening a
- * stream per line cost a zeroed 8 KiB buffer each. One reader at a time (-t is read on
- * one thread). */
-static FILE *line_stream;
-static char *line_buffer;
-static size_t line_size;
-
-static FILE *line_begin(void) {
-  if (!line_stream && !(line_stream = open_memstream(&line_buffer, &line_size)))
-    return NULL;
-  rewind(line_stream);
-  return line_stream;
-}
-
-/* The line printed since line_begin(), as a string of its own; NULL when out of memory. */
-static char *line_take(void) {
-  return fflush(line_stream) == 0 ? strndup(line_buffer, line_size) : NULL;
-}
-
-static void line_stream_close(void) {
-  if (line_stream)
-    fclose(line_stream);
-  free(line_buffer);
-  line_stream = NULL;
-  line_buffer = NULL;
+  text_line_put(&f->line, text, sizeof text - 1);
 }
 
 /* The runtime's device_command start/end and unfinished start are trace clock values. */
@@ -333,19 +310,28 @@ static bool is_clock_field(const struct event_info *info, size_t field) {
          (info->role == EVENT_UNFINISHED && (int)field == info->start);
 }
 
-static void print_event(FILE *out, const struct event_map *map, const struct ctf_event *ev,
-                        struct ctf_value *values) {
+/* An event that is not a call, as it is, into f->line. */
+static void print_event(struct text_format *f, const struct ctf_event *ev) {
+  struct text_line *out = &f->line;
+  const struct event_map *map = f->map;
+  struct ctf_value *values = f->values;
   const struct ctf_event_class *c = ev->event_class;
   const struct event_info *info = &map->infos[c->index];
   const struct ctf_clock_class *clock = c->stream_class->clock;
-  print_time_of_day(out, clock, ev->timestamp);
-  const char *host = host_of(ev);
+  print_time_of_day(f, clock, ev->timestamp);
+  const char *host = host_of(f, ev);
   int64_t pid = 0, tid = 0;
-  if (event_map_ids(map, info, ev, &pid, &tid))
-    fprintf(out, " - %s - pid: %lld, tid: %lld - %s: {", host ? host : "?", (long long)pid,
-            (long long)tid, c->name);
-  else
-    fprintf(out, " - %s - %s: {", host ? host : "?", c->name);
+  text_line_puts(out, " - ");
+  text_line_puts(out, host ? host : "?");
+  if (event_map_ids(map, info, ev, &pid, &tid)) {
+    text_line_puts(out, " - pid: ");
+    text_line_i64(out, pid);
+    text_line_puts(out, ", tid: ");
+    text_line_i64(out, tid);
+  }
+  text_line_puts(out, " - ");
+  text_line_puts(out, c->name);
+  text_line_puts(out, ": {");
   if (c->field_count <= MAX_FIELDS &&
       ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
     bool first = true;
@@ -360,18 +346,18 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
       const struct tracer_field_format *format = format_of(info, name);
       const struct ctf_value *v = &values[i];
       if (is_clock_field(info, i) && (v->kind == CTF_VALUE_UNSIGNED || v->kind == CTF_VALUE_SIGNED))
-        print_time_of_day(out, clock, v->kind == CTF_VALUE_UNSIGNED ? v->u.u : (uint64_t)v->u.s);
+        print_time_of_day(f, clock, v->kind == CTF_VALUE_UNSIGNED ? v->u.u : (uint64_t)v->u.s);
       else if (!print_function(out, info, values, i))
         print_value(out, name, v, format);
     }
-    fputs(first ? "}\n" : " }\n", out);
+    text_line_puts(out, first ? "}\n" : " }\n");
   } else {
-    fputs(" (payload not readable) }\n", out);
+    text_line_puts(out, " (payload not readable) }\n");
   }
 }
 
 /* A slot's value as its type had it: the low `size` bytes, sign-extended if signed. */
-static void print_slot(FILE *out, const struct tracer_slot *slot, uint64_t raw,
+static void print_slot(struct text_line *out, const struct tracer_slot *slot, uint64_t raw,
                        const struct tracer_field_format *format) {
   if (slot->size < 8)
     raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
@@ -386,18 +372,18 @@ static void print_slot(FILE *out, const struct tracer_slot *slot, uint64_t raw,
     print_int(out, &v, format ? format->names : NULL);
     break;
   case TRACER_SLOT_UNSIGNED: print_int(out, &v, format ? format->names : NULL); break;
-  case TRACER_SLOT_ADDRESS: put_hex(out, raw); break;
+  case TRACER_SLOT_ADDRESS: text_line_hex(out, raw); break;
   case TRACER_SLOT_FLOAT: {
     float f;
     uint32_t bits = (uint32_t)raw;
     memcpy(&f, &bits, sizeof f);
-    fprintf(out, "%g", (double)f);
+    text_line_double(out, (double)f);
     break;
   }
   case TRACER_SLOT_DOUBLE: {
     double d;
     memcpy(&d, &raw, sizeof d);
-    fprintf(out, "%g", d);
+    text_line_double(out, d);
     break;
   }
   }
@@ -417,8 +403,8 @@ struct call_fields {
   bool *shown;
 };
 
-static void print_field(FILE *out, const struct tracer_function_desc *f, struct call_fields *cf,
-                        size_t i, bool *first) {
+static void print_field(struct text_line *out, const struct tracer_function_desc *f,
+                        struct call_fields *cf, size_t i, bool *first) {
   const char *name = cf->c->fields[i].name;
   size_t len = shown_length(name);
   put_field_name(out, name, len, first);
@@ -429,7 +415,7 @@ static void print_field(FILE *out, const struct tracer_function_desc *f, struct 
 }
 
 /* Full mode: the field holding what param `param` points to, at entry or exit. */
-static void print_contents_of(FILE *out, const struct tracer_function_desc *f,
+static void print_contents_of(struct text_line *out, const struct tracer_function_desc *f,
                               struct call_fields *cf, const char *param, bool *first) {
   static const char *const kinds[] = {"_vals", "_str", "_bytes"};
   size_t plen = strlen(param);
@@ -441,26 +427,27 @@ static void print_contents_of(FILE *out, const struct tracer_function_desc *f,
   }
 }
 
-/* One line of a call: its entry (the arguments as passed) or its exit (result, status and
- * out values). */
-static void print_call_line(FILE *out, const struct event_map *map, const struct ctf_event *ev,
+/* One line of a call into f->line: its entry (the arguments as passed) or its exit
+ * (result, status and out values). */
+static void print_call_line(struct text_format *fm, const struct ctf_event *ev,
                             const struct event_call *call, const uint64_t *slots, size_t n,
                             struct call_fields *cf, bool exit) {
-  const struct event_info *info = &map->infos[cf->c->index];
+  struct text_line *out = &fm->line;
+  const struct event_info *info = &fm->map->infos[cf->c->index];
   const struct tracer_function_desc *f = &info->desc->functions[call->function];
-  const char *host = host_of(ev);
-  print_time_of_day(out, cf->c->stream_class->clock, exit ? call->end : call->start);
-  fputs(" - ", out);
-  fputs(host ? host : "?", out);
-  fputs(" - pid: ", out);
-  put_i64(out, call->pid);
-  fputs(", tid: ", out);
-  put_i64(out, call->tid);
-  fputs(" - ", out);
-  fputs(info->desc->provider, out);
-  fputc(':', out);
-  fputs(f->name, out);
-  fputs(exit ? "_exit: {" : "_entry: {", out);
+  const char *host = host_of(fm, ev);
+  print_time_of_day(fm, cf->c->stream_class->clock, exit ? call->end : call->start);
+  text_line_puts(out, " - ");
+  text_line_puts(out, host ? host : "?");
+  text_line_puts(out, " - pid: ");
+  text_line_i64(out, call->pid);
+  text_line_puts(out, ", tid: ");
+  text_line_i64(out, call->tid);
+  text_line_puts(out, " - ");
+  text_line_puts(out, info->desc->provider);
+  text_line_putc(out, ':');
+  text_line_puts(out, f->name);
+  text_line_puts(out, exit ? "_exit: {" : "_entry: {");
   bool first = true;
   for (uint32_t k = 0; k < f->slot_count; k++) {
     const struct tracer_slot *slot = &f->slots[k];
@@ -468,7 +455,7 @@ static void print_call_line(FILE *out, const struct event_map *map, const struct
       continue;
     put_field_name(out, slot->name, strlen(slot->name), &first);
     if (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0)
-      fputs("NULL", out);
+      text_line_puts(out, "NULL");
     else
       print_slot(out, slot, slots[slot->index], backends_field_format(f, slot->name, strlen(slot->name)));
     if (!exit)
@@ -480,17 +467,13 @@ static void print_call_line(FILE *out, const struct event_map *map, const struct
       if (!cf->shown[i] && !is_length_of_next(cf->c, i))
         print_field(out, f, cf, i, &first);
   }
-  fputs(first ? "}\n" : " }\n", out);
+  text_line_puts(out, first ? "}\n" : " }\n");
 }
 
-static int format_lines(const struct event_map *map, const struct ctf_event *ev,
-                        const struct event_call *call, const uint64_t *slots, size_t n,
-                        struct call_fields *cf, char **entry, char **exit);
-
-/* A call event becomes two lines, entry and exit, each printed into its own string. */
-static int format_call(const struct event_map *map, const struct trace_call *tc,
-                       struct ctf_value *values, const struct event_call *call, char **entry,
-                       char **exit) {
+/* A call's two lines, entry then exit, one after the other in f->line; *entry_length
+ * is where the exit line starts. */
+static void format_call(struct text_format *fm, const struct trace_call *tc,
+                        const struct event_call *call, size_t *entry_length) {
   const struct ctf_event *ev = tc->from.event;
   const struct ctf_event_class *c = ev->event_class;
   const struct event_info *info = tc->from.info;
@@ -498,8 +481,8 @@ static int format_call(const struct event_map *map, const struct trace_call *tc,
   bool shown[MAX_FIELDS] = {0};
   struct call_fields cf = {c, NULL, c->field_count, shown};
   if (info->full && !tc->batched && c->field_count <= MAX_FIELDS &&
-      ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
-    cf.values = values;
+      ctf_event_decode_payload(ev, fm->values, MAX_FIELDS, NULL) == CTF_OK) {
+    cf.values = fm->values;
     /* The first full_entry_fields fields after the record (sequence lengths aside). */
     size_t i = 1;
     for (uint32_t seen = 0; i < c->field_count; i++) {
@@ -512,25 +495,11 @@ static int format_call(const struct event_map *map, const struct trace_call *tc,
       ;
     cf.first_exit = i;
   }
-  return format_lines(map, ev, call, tc->slots, tc->slot_count, &cf, entry, exit);
-}
-
-/* The entry and exit lines of one call, each printed into its own string. */
-static int format_lines(const struct event_map *map, const struct ctf_event *ev,
-                        const struct event_call *call, const uint64_t *slots, size_t n,
-                        struct call_fields *cf, char **entry, char **exit) {
-  FILE *line = line_begin();
-  if (!line)
-    return -1;
-  print_call_line(line, map, ev, call, slots, n, cf, false);
-  if (!(*entry = line_take()))
-    return -1;
-  print_call_line(line_begin(), map, ev, call, slots, n, cf, true);
-  if (!(*exit = line_take())) {
-    free(*entry);
-    return -1;
-  }
-  return 0;
+  fm->line.used = 0;
+  fm->line.failed = false;
+  print_call_line(fm, ev, call, tc->slots, tc->slot_count, &cf, false);
+  *entry_length = fm->line.used;
+  print_call_line(fm, ev, call, tc->slots, tc->slot_count, &cf, true);
 }
 
 static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *call) {
@@ -540,38 +509,104 @@ static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *
   return key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->tid;
 }
 
+static struct event_call call_of(const struct trace_call *c) {
+  return (struct event_call){.start = c->start_clock, .end = c->end_clock, .pid = c->pid,
+                             .tid = c->tid, .function = c->function, .status = c->status,
+                             .depth = c->depth};
+}
+
 struct trace_text {
-  const struct event_map *map;
   struct line_order *order;
-  struct ctf_value *values; /* MAX_FIELDS; owned */
+  struct text_format *format; /* for the reading thread; owned */
+};
+
+/* What a call's lines need besides their text, ahead of it in prepared bytes. */
+struct prepared_call {
+  uint64_t thread, exit_at;
+  uint64_t entry_length, exit_length;
 };
 
 /* A call: its two lines, the entry at its start, the exit at its event's time (for a
  * call of a batch, at its end: the batch's event came later). */
 static int on_call(void *context, const struct trace_call *c) {
   struct trace_text *t = context;
-  struct event_call call = {.start = c->start_clock, .end = c->end_clock, .pid = c->pid,
-                            .tid = c->tid, .function = c->function, .status = c->status,
-                            .depth = c->depth};
-  char *entry = NULL, *exit = NULL;
-  if (format_call(t->map, c, t->values, &call, &entry, &exit))
+  struct event_call call = call_of(c);
+  struct prepared_call p;
+  const char *text;
+  if (c->from.prepared) { /* made by prepare_call on another thread */
+    memcpy(&p, c->from.prepared, sizeof p);
+    text = (const char *)c->from.prepared + sizeof p;
+  } else {
+    size_t entry_length;
+    format_call(t->format, c, &call, &entry_length);
+    if (t->format->line.failed)
+      return -1;
+    const struct ctf_event *ev = c->from.event;
+    p = (struct prepared_call){thread_key(ev, &call), c->batched ? call.end : ev->timestamp,
+                               entry_length, t->format->line.used - entry_length};
+    text = t->format->line.data;
+  }
+  char *entry = strndup(text, p.entry_length);
+  char *exit = strndup(text + p.entry_length, p.exit_length);
+  if (!entry || !exit) {
+    free(entry);
+    free(exit);
     return -1;
+  }
+  return line_order_add_call(t->order, p.thread, call.depth, call.start, entry, p.exit_at, exit);
+}
+
+static int prepare_call(void *worker, const struct trace_call *c, struct trace_bytes *out) {
+  struct text_format *f = worker;
+  struct event_call call = call_of(c);
+  size_t entry_length;
+  format_call(f, c, &call, &entry_length);
   const struct ctf_event *ev = c->from.event;
-  return line_order_add_call(t->order, thread_key(ev, &call), call.depth, call.start, entry,
-                             c->batched ? call.end : ev->timestamp, exit);
+  struct prepared_call p = {thread_key(ev, &call), c->batched ? call.end : ev->timestamp,
+                            entry_length, f->line.used - entry_length};
+  return f->line.failed || trace_bytes_put(out, &p, sizeof p) ||
+                 trace_bytes_put(out, f->line.data, f->line.used)
+             ? -1
+             : 0;
 }
 
 /* Any other event, as it is. */
 static int on_other(void *context, const struct trace_source *from) {
   struct trace_text *t = context;
-  FILE *line = line_begin();
-  char *entry;
+  uint64_t at;
+  const char *text;
+  size_t length;
+  if (from->prepared) {
+    memcpy(&at, from->prepared, sizeof at);
+    text = (const char *)from->prepared + sizeof at;
+    length = from->prepared_size - sizeof at;
+  } else {
+    t->format->line.used = 0;
+    t->format->line.failed = false;
+    print_event(t->format, from->event);
+    if (t->format->line.failed)
+      return -1;
+    at = from->event->timestamp;
+    text = t->format->line.data;
+    length = t->format->line.used;
+  }
+  char *line = strndup(text, length);
   if (!line)
     return -1;
-  print_event(line, t->map, from->event, t->values);
-  if (!(entry = line_take()))
-    return -1;
-  return line_order_add(t->order, from->event->timestamp, entry);
+  return line_order_add(t->order, at, line);
+}
+
+static int prepare_other(void *worker, const struct trace_source *from,
+                         struct trace_bytes *out) {
+  struct text_format *f = worker;
+  f->line.used = 0;
+  f->line.failed = false;
+  print_event(f, from->event);
+  uint64_t at = from->event->timestamp;
+  return f->line.failed || trace_bytes_put(out, &at, sizeof at) ||
+                 trace_bytes_put(out, f->line.data, f->line.used)
+             ? -1
+             : 0;
 }
 
 static int on_horizon(void *context, uint64_t until) {
@@ -580,22 +615,35 @@ static int on_horizon(void *context, uint64_t until) {
   return 0;
 }
 
+/* The reading threads' own writers (prepare_call, prepare_other). */
+static void *fork_format(void *context) {
+  struct trace_text *t = context;
+  return format_new(t->format->map);
+}
+
+static int join_format(void *context, void *worker) {
+  (void)context;
+  format_free(worker);
+  return 0;
+}
+
 int trace_text_open(const struct event_map *map, FILE *out, struct trace_text **text,
                     struct trace_consumer *consumer, struct diag *d) {
   struct trace_text *t = calloc(1, sizeof *t);
   *text = t;
-  if (!t || !(t->values = calloc(MAX_FIELDS, sizeof *t->values)) ||
-      !(t->order = line_order_new(out))) {
+  if (!t || !(t->format = format_new(map)) || !(t->order = line_order_new(out))) {
     trace_text_close(t);
     *text = NULL;
     return diag_error(d, "Cannot print the trace: out of memory");
   }
-  t->map = map;
-  host_subtrace = NULL;
   *consumer = (struct trace_consumer){
       .name = "text",
-      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_SLOTS | TRACE_NEEDS_HORIZON,
+      .needs = TRACE_NEEDS_ORDER | TRACE_NEEDS_SLOTS | TRACE_NEEDS_HORIZON | TRACE_NEEDS_EVENT,
       .context = t,
+      .fork = fork_format,
+      .join = join_format,
+      .prepare_call = prepare_call,
+      .prepare_other = prepare_other,
       .call = on_call,
       .other = on_other,
       .horizon = on_horizon,
@@ -608,7 +656,6 @@ void trace_text_close(struct trace_text *t) {
     return;
   if (t->order)
     line_order_finish(t->order);
-  line_stream_close();
-  free(t->values);
+  format_free(t->format);
   free(t);
 }

@@ -17,8 +17,9 @@ struct trace_text;
 
 /* The printer of the trace whose event map is map, onto out, as a consumer of the read
  * (in time order). Lines wait until no event still to come can precede them
- * (line_order.h). One at a time: it keeps its line buffer in static storage. Returns 0,
- * or -1 with a cause in d. */
+ * (line_order.h). In a read on several threads the lines are written on the threads
+ * that decode (prepare_call, prepare_other: trace_consumer.h) and put in order on the
+ * reading one. Returns 0, or -1 with a cause in d. */
 int trace_text_open(const struct event_map *map, FILE *out, struct trace_text **text,
                     struct trace_consumer *consumer, struct diag *d);
 /* Prints the lines still waiting and frees the printer. */
