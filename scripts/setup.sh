@@ -18,6 +18,7 @@ packages="
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
+  libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch
 "
 

@@ -87,11 +87,12 @@ static void close_timeline(struct timeline_product *t, const char *read_error,
       failed = true;
     }
     if (!failed) {
-      *result = (struct analysis_result){.timeline = true, .slices = stats.slices,
-                                         .flows = stats.flows,
-                                         .counter_values = stats.counter_values,
-                                         .bytes = stats.bytes, .parts = stats.parts,
-                                         .csv = result->csv};
+      result->timeline = true;
+      result->slices = stats.slices;
+      result->flows = stats.flows;
+      result->counter_values = stats.counter_values;
+      result->bytes = stats.bytes;
+      result->parts = stats.parts;
     }
   }
   fold_causes(d, mark, "Cannot write the timeline");
@@ -128,7 +129,8 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   /* Which outputs, and what they consume. */
   bool wants_tally = false, wants_timeline = false;
   for (size_t i = 0; i < count; i++)
-    if (outputs[i]->asked(request)) {
+    if ((outputs[i]->kind == OUTPUT_EXPORT || !request->exports_only) &&
+        outputs[i]->asked(request)) {
       opened[asked++].output = outputs[i];
       wants_tally |= outputs[i]->input == OUTPUT_READS_TALLY;
       wants_timeline |= outputs[i]->input == OUTPUT_READS_TIMELINE;

@@ -46,6 +46,13 @@ struct analysis_request {
   uint64_t timeline_split;       /* --timeline-split (0: the default) */
   const char *app_name;          /* shown with process ids in the timeline; may be NULL */
   const char *csv_path;          /* --csv: the tally as CSV; NULL: none */
+  const char *otf2_path;         /* --otf2: the OTF2 archive's folder; NULL: none */
+  const char *flame_path;        /* --flame: the folded stacks (device time); NULL: none */
+  /* One rank of an MPI job writing its part of the job's exports (cli/job/
+   * rank_exports.h): its rank (else -1), the job's size, and only the exports run. */
+  long rank;
+  long job_size;
+  bool exports_only;
   /* While the trace is read: how far (trace_read_options.progress); NULL: nothing. */
   void (*progress)(void *context, uint64_t done, uint64_t total, bool finished);
   void *progress_context;
@@ -57,6 +64,10 @@ struct analysis_result {
   uint64_t slices, flows, counter_values, bytes;
   unsigned parts;                /* Perfetto files (more than 1: split, with a summary) */
   bool csv;                      /* the CSV was written */
+  bool flame;                    /* the folded stacks were written: */
+  uint64_t flame_device_lines, flame_host_lines;
+  bool otf2;                     /* the OTF2 archive was written: */
+  uint64_t otf2_locations, otf2_events;
 };
 
 /* What a run hands its outputs. */
