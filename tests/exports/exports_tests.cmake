@@ -64,3 +64,8 @@ if(TARGET tracer)
                          LABELS "e2e;exports")
   endif()
 endif()
+
+# call_stacks fed as the reader feeds it, against the enters and leaves each case gives.
+add_executable(call_stacks_unit_test "${CMAKE_CURRENT_SOURCE_DIR}/exports/call_stacks_unit_test.c")
+target_link_libraries(call_stacks_unit_test PRIVATE tracer_exports)
+add_test(NAME call_stacks_unit COMMAND call_stacks_unit_test)

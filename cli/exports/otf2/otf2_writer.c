@@ -321,20 +321,35 @@ static uint32_t frame_region(struct otf2_export *x, const struct stack_frame *f)
   return region(x, f->name, f->region_backend, OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER);
 }
 
+/* The location and the region of a frame; false (and the export failed) without them. */
+static bool frame_target(struct otf2_export *x, struct stack_thread *t,
+                         const struct stack_frame *f, struct location **l, uint32_t *r) {
+  if (x->failed)
+    return false;
+  *l = location_of(x, t);
+  *r = frame_region(x, f);
+  if (*l && *r != UINT32_MAX)
+    return true;
+  fail(x, "cannot define a call", OTF2_SUCCESS);
+  return false;
+}
+
+static bool is_mpi(struct otf2_export *x, const struct stack_frame *f) {
+  return f->kind == STACK_CALL && backend_paradigm(x, f) == OTF2_PARADIGM_MPI;
+}
+
 static int on_enter(void *context, struct stack_thread *t, const struct stack_frame *f,
                     const struct stack_frame *const *stack, size_t depth) {
   (void)stack;
   (void)depth;
   struct otf2_export *x = context;
-  if (x->failed)
+  struct location *l;
+  uint32_t r;
+  if (!frame_target(x, t, f, &l, &r))
     return 0;
-  struct location *l = location_of(x, t);
-  uint32_t r = frame_region(x, f);
-  if (!l || r == UINT32_MAX)
-    return fail(x, "cannot define a call", OTF2_SUCCESS);
   OTF2_ErrorCode rc = OTF2_EvtWriter_Enter(l->writer, NULL, f->start, r);
   otf2_defs_time(&x->defs, f->start);
-  if (rc == OTF2_SUCCESS && f->kind == STACK_CALL && backend_paradigm(x, f) == OTF2_PARADIGM_MPI) {
+  if (rc == OTF2_SUCCESS && is_mpi(x, f)) {
     /* The world speaks through the first thread that calls MPI. */
     if (!x->defs.world_size && otf2_defs_world(&x->defs, 1) == 0)
       x->defs.world[0] = l->id;
@@ -348,14 +363,12 @@ static int on_leave(void *context, struct stack_thread *t, const struct stack_fr
   (void)stack;
   (void)depth;
   struct otf2_export *x = context;
-  if (x->failed)
+  struct location *l;
+  uint32_t r;
+  if (!frame_target(x, t, f, &l, &r))
     return 0;
-  struct location *l = location_of(x, t);
-  uint32_t r = frame_region(x, f);
-  if (!l || r == UINT32_MAX)
-    return fail(x, "cannot define a call", OTF2_SUCCESS);
   OTF2_ErrorCode rc = OTF2_SUCCESS;
-  if (f->kind == STACK_CALL && backend_paradigm(x, f) == OTF2_PARADIGM_MPI)
+  if (is_mpi(x, f))
     rc = otf2_mpi_leave(&x->mpi, l->writer, l->id, f, x->attributes, x->attr_comm);
   if (rc == OTF2_SUCCESS)
     rc = OTF2_EvtWriter_Leave(l->writer, NULL, f->end, r);
