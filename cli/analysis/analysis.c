@@ -129,8 +129,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
   /* Which outputs, and what they consume. */
   bool wants_tally = false, wants_timeline = false;
   for (size_t i = 0; i < count; i++)
-    if ((outputs[i]->kind == OUTPUT_EXPORT || !request->exports_only) &&
-        outputs[i]->asked(request)) {
+    if (outputs[i]->asked(request)) {
       opened[asked++].output = outputs[i];
       wants_tally |= outputs[i]->input == OUTPUT_READS_TALLY;
       wants_timeline |= outputs[i]->input == OUTPUT_READS_TIMELINE;

@@ -198,7 +198,6 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .csv_path = o->csv_path,
       .otf2_path = o->otf2_path,
       .flame_path = o->flame_path,
-      .rank = -1,
       .progress = progress ? draw_progress : NULL,
   };
   struct analysis_result result;

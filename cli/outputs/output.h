@@ -48,11 +48,6 @@ struct analysis_request {
   const char *csv_path;          /* --csv: the tally as CSV; NULL: none */
   const char *otf2_path;         /* --otf2: the OTF2 archive's folder; NULL: none */
   const char *flame_path;        /* --flame: the folded stacks (device time); NULL: none */
-  /* One rank of an MPI job writing its part of the job's exports (cli/job/
-   * rank_exports.h): its rank (else -1), the job's size, and only the exports run. */
-  long rank;
-  long job_size;
-  bool exports_only;
   /* While the trace is read: how far (trace_read_options.progress); NULL: nothing. */
   void (*progress)(void *context, uint64_t done, uint64_t total, bool finished);
   void *progress_context;

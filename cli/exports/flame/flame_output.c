@@ -9,8 +9,7 @@ static int open_flame(const struct output_context *c, void **state,
                       struct trace_consumer *consumer, struct timeline_sink *sink,
                       struct diag *d) {
   (void)sink;
-  struct flame_options options = {c->request->flame_path, c->request->app_name,
-                                  c->request->rank};
+  struct flame_options options = {c->request->flame_path, c->request->app_name, -1};
   return flame_open(&options, (struct flame **)state, consumer, d);
 }
 

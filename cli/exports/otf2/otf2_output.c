@@ -9,7 +9,7 @@ static int open_otf2(const struct output_context *c, void **state,
                      struct trace_consumer *consumer, struct timeline_sink *sink,
                      struct diag *d) {
   (void)sink;
-  struct otf2_options options = {c->request->otf2_path, c->request->app_name, c->request->rank};
+  struct otf2_options options = {c->request->otf2_path, c->request->app_name, -1};
   return otf2_export_open(&options, (struct otf2_export **)state, consumer, d);
 }
 
