@@ -33,7 +33,9 @@ static const char usage[] =
     "types and the integer and string constants the API defines as macros. For a spec\n"
     "with a `trace` section it then renders the templates over the model: the\n"
     "LTTng-UST tracepoint provider, the LD_PRELOAD interposer, its export map, and the\n"
-    "event descriptions the analyses use, all in the same folder.\n"
+    "event descriptions the analyses use, all in the same folder, laid out by\n"
+    "clang-format with the .clang-format beside the templates folder (CLANG_FORMAT names\n"
+    "the program, default clang-format from PATH).\n"
     "\n"
     "Options:\n"
     "  -s, --spec SPEC       a spec file; a bare name such as ze or ze.yaml is looked up\n"
@@ -57,7 +59,8 @@ static const char usage[] =
     "\n"
     "Errors are printed as FILE:LINE:COLUMN: error: MESSAGE. Nothing is written for a\n"
     "spec that fails. Exit status: 0 success, 2 bad usage, 3 invalid spec, 4 header\n"
-    "missing or not compilable, 5 model cannot be built or read, 6 output not written.\n"
+    "missing or not compilable, 5 model cannot be built or read, 6 output not written\n"
+    "(or clang-format missing or failing).\n"
     "The spec format is described in docs/spec-format.md, the model in\n"
     "docs/model-format.md.\n";
 
@@ -223,8 +226,7 @@ static int run_spec(const char *arg, const struct options *o) {
       char *templates = o->templates ? xstrdup(o->templates) : default_templates(&s);
       /* Comments name the model where it is committed, wherever this run writes. */
       char *model_name = xasprintf("generated/%s/model.yaml", s.backend);
-      if (render_backend(&m, &s, templates, outdir, model_name, &d))
-        status = APIGEN_EXIT_SPEC; /* the trace section asked for what the model lacks */
+      status = render_backend(&m, &s, templates, outdir, model_name, &d);
       free(model_name);
       free(templates);
     }

@@ -3,11 +3,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "apigen_exit.h"
+#include "format.h"
 #include "template.h"
 #include "tree.h"
 #include "util.h"
@@ -15,10 +19,12 @@
 #include "view_dispatch.h"
 #include "view_null.h"
 
-struct output {
-  char *path;
-  char *text;
-};
+/* A rendering of nothing but white space: the template has nothing for this backend. */
+static bool is_blank(const char *text) {
+  while (*text == ' ' || *text == '\n' || *text == '\t')
+    text++;
+  return !*text;
+}
 
 static int is_template(const struct dirent *e) {
   size_t n = strlen(e->d_name);
@@ -59,11 +65,11 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
                    const char *outdir, const char *model_path, struct diag *d) {
   struct tree *view = view_build(m, s, model_path, d);
   if (!view)
-    return -1;
+    return APIGEN_EXIT_SPEC;
   view_null(m, s, view);
   if (view_dispatch(m, s, view, d)) {
     tree_free(view);
-    return -1;
+    return APIGEN_EXIT_SPEC;
   }
   /* By default every template at the top of the folder (an LD_PRELOAD interposer); a
    * spec whose library is of another kind (a tool or collector the API loads) lists its
@@ -73,9 +79,11 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
                                  : scandir(template_dir, &entries, is_template, alphasort);
   if (n < 0) {
     tree_free(view);
-    return diag_error(d, "Cannot read templates: dir=%s: %s", template_dir, strerror(errno));
+    diag_error(d, "Cannot read templates: dir=%s: %s", template_dir, strerror(errno));
+    return APIGEN_EXIT_SPEC;
   }
-  struct output *outputs = xcalloc((size_t)n, sizeof *outputs);
+  struct format_file *outputs = xcalloc((size_t)n, sizeof *outputs);
+  bool *empty = xcalloc((size_t)n, sizeof *empty);
   int rc = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     char *path = xasprintf("%s/%s", template_dir, entries[i]->d_name);
@@ -90,8 +98,9 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
       const char *base = strrchr(entries[i]->d_name, '/');
       base = base ? base + 1 : entries[i]->d_name;
       size_t len = strlen(base) - 5;
-      outputs[i].path = xasprintf("%s/%s_%.*s", outdir, m->backend, (int)len, base);
+      outputs[i].name = xasprintf("%s/%s_%.*s", outdir, m->backend, (int)len, base);
       outputs[i].text = strbuf_release(&out);
+      empty[i] = is_blank(outputs[i].text);
       if (rc)
         diag_error(d, "Cannot render template for backend=%s: template=%s", m->backend, path);
     }
@@ -99,19 +108,33 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
     free(text);
     free(path);
   }
-  if (rc == 0 && make_folder(outdir) != 0)
-    rc = diag_error(d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
-  for (int i = 0; i < n && rc == 0; i++)
-    if (write_file_atomic(outputs[i].path, outputs[i].text, strlen(outputs[i].text)))
-      rc = diag_error(d, "Cannot write generated file: path=%s: %s", outputs[i].path,
-                      strerror(errno));
+  int status = rc ? APIGEN_EXIT_SPEC : APIGEN_EXIT_OK;
+  char *style = format_style_of(template_dir);
+  if (status == APIGEN_EXIT_OK && format_files(outputs, (size_t)n, style, d))
+    status = APIGEN_EXIT_IO;
+  free(style);
+  if (status == APIGEN_EXIT_OK && make_folder(outdir) != 0) {
+    diag_error(d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
+    status = APIGEN_EXIT_IO;
+  }
+  /* A template with nothing to say for this backend gives no file; one left by an earlier
+   * run goes. */
+  for (int i = 0; i < n && status == APIGEN_EXIT_OK; i++) {
+    const char *path = outputs[i].name;
+    if (empty[i] ? unlink(path) != 0 && errno != ENOENT
+                 : write_file_atomic(path, outputs[i].text, strlen(outputs[i].text)) != 0) {
+      diag_error(d, "Cannot write generated file: path=%s: %s", path, strerror(errno));
+      status = APIGEN_EXIT_IO;
+    }
+  }
   for (int i = 0; i < n; i++) {
-    free(outputs[i].path);
+    free((char *)outputs[i].name);
     free(outputs[i].text);
     free(entries[i]);
   }
+  free(empty);
   free(outputs);
   free(entries);
   tree_free(view);
-  return rc;
+  return status;
 }

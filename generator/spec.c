@@ -5,13 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec_device.h"
+#include "spec_yaml.h"
 #include "yamldoc.h"
 
 static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "include_dirs_after", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", "calls", "device_times",
+                                         "commands", "calls", "device_times", "kernel_names", "directions", "copy_kinds",
+                                         "command_lists",
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
@@ -22,23 +25,20 @@ static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
 static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
                                            "exclude", NULL};
-static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
-                                           "comm", "request", NULL};
-static const char *const call_keys[] = {"meaning", "bytes", NULL};
+static const char *const message_keys[] = {"kind", "count",   "datatype", "peer", "tag",
+                                           "comm", "request", "requests", "done", NULL};
 static const char *const status_keys[] = {"type",      "success", "params", "names", "not_ready",
                                           "functions", "exclude", "rules",  NULL};
 static const char *const status_rule_keys[] = {"success", "not_ready", NULL};
-static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
-                                           "completion", "direction", NULL};
 static const char *const select_keys[] = {"functions", "types", "constants", NULL};
 static const char *const rule_keys[] = {"role", "length", "string", "optional", NULL};
 
-static struct spec_loc loc_of(const yaml_node_t *n) {
+struct spec_loc spec_loc_of(const yaml_node_t *n) {
   struct spec_loc l = {(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
   return l;
 }
 
-static int read_string(struct yamldoc *y, yaml_node_t *map, const char *key, bool required,
+int spec_read_string(struct yamldoc *y, yaml_node_t *map, const char *key, bool required,
                        char **out, struct diag *d) {
   yaml_node_t *n = yamldoc_get(y, map, key);
   if (!n) {
@@ -76,12 +76,12 @@ static int read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool pa
     if (patterns) {
       struct spec_pattern *p = xcalloc(1, sizeof *p);
       p->glob = xstrdup(v);
-      p->loc = loc_of(item);
+      p->loc = spec_loc_of(item);
       ptrvec_push(out, p);
     } else {
       struct spec_string *s = xcalloc(1, sizeof *s);
       s->value = xstrdup(v);
-      s->loc = loc_of(item);
+      s->loc = spec_loc_of(item);
       ptrvec_push(out, s);
     }
   }
@@ -130,7 +130,7 @@ static int read_select(struct yamldoc *y, yaml_node_t *root, const char *key,
   return rc;
 }
 
-static int read_bool(struct yamldoc *y, yaml_node_t *n, int *out, struct diag *d) {
+int spec_read_bool(struct yamldoc *y, yaml_node_t *n, int *out, struct diag *d) {
   const char *v = yamldoc_scalar(n);
   if (v && (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0))
     *out = 1;
@@ -148,7 +148,7 @@ static int read_rule(struct yamldoc *y, const char *function, yaml_node_t *param
   struct spec_param_rule *r = xcalloc(1, sizeof *r);
   r->function = xstrdup(function);
   r->param = xstrdup(yamldoc_scalar(paramkey));
-  r->loc = loc_of(paramkey);
+  r->loc = spec_loc_of(paramkey);
   r->string = r->optional = -1;
   ptrvec_push(&s->param_rules, r);
   int rc = 0;
@@ -173,9 +173,9 @@ static int read_rule(struct yamldoc *y, const char *function, yaml_node_t *param
       r->length = xstrdup(v);
   }
   if ((n = yamldoc_get(y, body, "string")))
-    rc |= read_bool(y, n, &r->string, d);
+    rc |= spec_read_bool(y, n, &r->string, d);
   if ((n = yamldoc_get(y, body, "optional")))
-    rc |= read_bool(y, n, &r->optional, d);
+    rc |= spec_read_bool(y, n, &r->optional, d);
   return rc;
 }
 
@@ -209,76 +209,7 @@ static int read_params(struct yamldoc *y, yaml_node_t *n, struct spec *s, struct
 
 static int read_optional(struct yamldoc *y, yaml_node_t *map, const char *key, char **out,
                          struct diag *d) {
-  return read_string(y, map, key, false, out, d);
-}
-
-static int read_commands(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
-                         struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.commands: expected FUNCTION: {kind: ...}");
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *body = yamldoc_map_value(y, n, i);
-    if (yamldoc_check_keys(y, body, command_keys, "trace command", d)) {
-      rc = -1;
-      continue;
-    }
-    struct spec_command *c = xcalloc(1, sizeof *c);
-    c->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    c->loc = loc_of(key);
-    ptrvec_push(&t->commands, c);
-    rc |= read_string(y, body, "kind", true, &c->kind, d);
-    rc |= read_optional(y, body, "queue", &c->queue, d);
-    rc |= read_optional(y, body, "kernel", &c->kernel, d);
-    rc |= read_optional(y, body, "bytes", &c->bytes, d);
-    rc |= read_optional(y, body, "completion", &c->completion, d);
-    rc |= read_optional(y, body, "direction", &c->direction, d);
-    static const char *const directions[] = {"h2d", "d2h", "d2d", "h2h", "fill", "map", "unmap"};
-    bool known = !c->direction;
-    for (size_t k = 0; c->direction && k < sizeof directions / sizeof *directions; k++)
-      known |= strcmp(c->direction, directions[k]) == 0;
-    if (!known)
-      rc = yamldoc_error(y, yamldoc_get(y, body, "direction"), d,
-                         "Cannot read direction: expected h2d, d2h, d2d, h2h, fill, map or "
-                         "unmap, got %s",
-                         c->direction);
-    if (c->kind && strcmp(c->kind, "kernel") && strcmp(c->kind, "transfer") &&
-        strcmp(c->kind, "other"))
-      rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
-                         "Cannot read command kind: expected kernel, transfer or other, got %s",
-                         c->kind);
-  }
-  return rc;
-}
-
-static int read_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
-  if (!n)
-    return 0;
-  if (n->type != YAML_MAPPING_NODE)
-    return yamldoc_error(y, n, d, "Cannot read trace.calls: expected FUNCTION: {meaning: ...}");
-  int rc = 0;
-  for (int i = 0; i < yamldoc_map_length(n); i++) {
-    yaml_node_t *key = yamldoc_map_key(y, n, i);
-    yaml_node_t *body = yamldoc_map_value(y, n, i);
-    if (yamldoc_check_keys(y, body, call_keys, "trace call", d)) {
-      rc = -1;
-      continue;
-    }
-    struct spec_call *c = xcalloc(1, sizeof *c);
-    c->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    c->loc = loc_of(key);
-    ptrvec_push(&t->calls, c);
-    rc |= read_string(y, body, "meaning", true, &c->meaning, d);
-    rc |= read_optional(y, body, "bytes", &c->bytes, d);
-    if (c->meaning && strcmp(c->meaning, "alloc") && strcmp(c->meaning, "free") &&
-        strcmp(c->meaning, "sync"))
-      rc = yamldoc_error(y, yamldoc_get(y, body, "meaning"), d,
-                         "Cannot read meaning: expected alloc, free or sync, got %s", c->meaning);
-  }
-  return rc;
+  return spec_read_string(y, map, key, false, out, d);
 }
 
 /* trace.status.rules: FUNCTION-OR-GLOB: {success: [VALUE...], not_ready: [VALUE...]}. */
@@ -299,7 +230,7 @@ static int read_status_rules(struct yamldoc *y, yaml_node_t *n, struct spec_trac
     }
     struct spec_status_rule *r = xcalloc(1, sizeof *r);
     r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    r->loc = loc_of(key);
+    r->loc = spec_loc_of(key);
     ptrvec_push(&t->status_rules, r);
     rc |= read_list(y, yamldoc_get(y, body, "success"), "success", false, &r->success, d);
     rc |= read_list(y, yamldoc_get(y, body, "not_ready"), "not_ready", false, &r->not_ready, d);
@@ -323,15 +254,20 @@ static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
     }
     struct spec_message *m = xcalloc(1, sizeof *m);
     m->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    m->loc = loc_of(key);
+    m->loc = spec_loc_of(key);
     ptrvec_push(&t->messages, m);
-    rc |= read_string(y, body, "kind", true, &m->kind, d);
+    rc |= spec_read_string(y, body, "kind", true, &m->kind, d);
     rc |= read_optional(y, body, "count", &m->count, d);
     rc |= read_optional(y, body, "datatype", &m->datatype, d);
     rc |= read_optional(y, body, "peer", &m->peer, d);
     rc |= read_optional(y, body, "tag", &m->tag, d);
     rc |= read_optional(y, body, "comm", &m->comm, d);
     rc |= read_optional(y, body, "request", &m->request, d);
+    rc |= read_optional(y, body, "requests", &m->requests, d);
+    rc |= read_optional(y, body, "done", &m->done, d);
+    if ((m->requests || m->done) && (!m->kind || strcmp(m->kind, "complete") != 0))
+      rc = yamldoc_error(y, body, d, "Cannot read trace message: function=%s: only complete "
+                         "calls have requests or done", m->function);
     static const char *const kinds[] = {"send", "recv", "collective", "put", "get", "complete"};
     bool known = false;
     for (size_t k = 0; m->kind && k < sizeof kinds / sizeof *kinds; k++)
@@ -364,7 +300,7 @@ static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace
     struct spec_world_rank *w = xcalloc(1, sizeof *w);
     w->type = xstrdup(type);
     w->function = xstrdup(function);
-    w->loc = loc_of(key);
+    w->loc = spec_loc_of(key);
     ptrvec_push(&t->world_ranks, w);
   }
   return rc;
@@ -377,8 +313,8 @@ static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *
   if (yamldoc_check_keys(y, n, fortran_keys, "trace.fortran", d))
     return -1;
   f->present = true;
-  f->loc = loc_of(n);
-  int rc = read_string(y, n, "library", true, &f->library, d);
+  f->loc = spec_loc_of(n);
+  int rc = spec_read_string(y, n, "library", true, &f->library, d);
   rc |= read_optional(y, n, "integer", &f->integer, d);
   rc |= read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
                   &f->absent_params, d);
@@ -398,9 +334,9 @@ static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *
     }
     struct spec_string *t = xcalloc(1, sizeof *t), *fn = xcalloc(1, sizeof *fn);
     t->value = xstrdup(type);
-    t->loc = loc_of(key);
+    t->loc = spec_loc_of(key);
     fn->value = xstrdup(function);
-    fn->loc = loc_of(value);
+    fn->loc = spec_loc_of(value);
     ptrvec_push(&f->handle_types, t);
     ptrvec_push(&f->handle_f2c, fn);
   }
@@ -413,7 +349,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   if (yamldoc_check_keys(y, n, trace_keys, "trace", d))
     return -1;
   t->present = true;
-  t->loc = loc_of(n);
+  t->loc = spec_loc_of(n);
   int rc = read_optional(y, n, "hooks", &t->hooks, d);
   rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
   rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
@@ -436,10 +372,9 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
     rc |= read_list(y, yamldoc_get(y, status, "exclude"), "exclude", true, &t->status_exclude,
                     d);
     rc |= read_status_rules(y, yamldoc_get(y, status, "rules"), t, d);
-    t->status_loc = loc_of(status);
+    t->status_loc = spec_loc_of(status);
   }
-  rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
-  rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
+  rc |= spec_read_device(y, n, t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
   rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
@@ -452,7 +387,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
       strcmp(t->device_times, "host") != 0) {
-    struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
+    struct spec_loc at = spec_loc_of(yamldoc_get(y, n, "device_times"));
     rc |= diag_error_at(d, y->path, at.line, at.column,
                         "Cannot read trace.device_times: value=%s is neither device nor host",
                         t->device_times);
@@ -477,7 +412,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
       return -1;
     rc |= read_list(y, yamldoc_get(y, regions, "open"), "open", true, &t->region_open, d);
     rc |= read_list(y, yamldoc_get(y, regions, "close"), "close", true, &t->region_close, d);
-    rc |= read_string(y, regions, "name", true, &t->region_name, d);
+    rc |= spec_read_string(y, regions, "name", true, &t->region_name, d);
     rc |= read_optional(y, regions, "name_member", &t->region_name_member, d);
   }
   rc |= read_optional(y, n, "load_through", &t->load_through, d);
@@ -486,8 +421,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   if (scope) {
     if (yamldoc_check_keys(y, scope, scope_keys, "trace.scope", d))
       return -1;
-    rc |= read_string(y, scope, "endpoint", true, &t->scope_endpoint, d);
-    rc |= read_string(y, scope, "begin", true, &t->scope_begin, d);
+    rc |= spec_read_string(y, scope, "endpoint", true, &t->scope_endpoint, d);
+    rc |= spec_read_string(y, scope, "begin", true, &t->scope_begin, d);
   }
   yaml_node_t *rows = yamldoc_get(y, n, "rows");
   if (rows && rows->type != YAML_MAPPING_NODE)
@@ -501,9 +436,9 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
     }
     struct spec_rows *r = xcalloc(1, sizeof *r);
     r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
-    r->loc = loc_of(key);
+    r->loc = spec_loc_of(key);
     ptrvec_push(&t->rows, r);
-    rc |= read_string(y, body, "param", true, &r->param, d);
+    rc |= spec_read_string(y, body, "param", true, &r->param, d);
     rc |= read_optional(y, body, "strip", &r->strip, d);
   }
   return rc;
@@ -514,17 +449,17 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
   yaml_node_t *root = yamldoc_root(y);
   int rc = yamldoc_check_keys(y, root, spec_keys, "spec", d);
   if (rc == 0) {
-    rc |= read_string(y, root, "backend", true, &s->backend, d);
-    rc |= read_string(y, root, "description", false, &s->description, d);
-    rc |= read_string(y, root, "library", false, &s->library, d);
-    rc |= read_string(y, root, "collector", false, &s->collector, d);
+    rc |= spec_read_string(y, root, "backend", true, &s->backend, d);
+    rc |= spec_read_string(y, root, "description", false, &s->description, d);
+    rc |= spec_read_string(y, root, "library", false, &s->library, d);
+    rc |= spec_read_string(y, root, "collector", false, &s->collector, d);
     if (rc == 0 && !s->library == !s->collector)
       rc = yamldoc_error(y, root, d,
                          "Cannot read spec: give exactly one of library (the soname that "
                          "exports the functions) and collector (the environment variable "
                          "through which the API loads a tool)");
-    rc |= read_string(y, root, "missing_hint", false, &s->missing_hint, d);
-    rc |= read_string(y, root, "std", false, &s->std, d);
+    rc |= spec_read_string(y, root, "missing_hint", false, &s->missing_hint, d);
+    rc |= spec_read_string(y, root, "std", false, &s->std, d);
     rc |= read_list(y, yamldoc_get(y, root, "headers"), "headers", false, &s->headers, d);
     rc |= read_list(y, yamldoc_get(y, root, "include_dirs"), "include_dirs", false,
                     &s->include_dirs, d);
@@ -673,26 +608,7 @@ void spec_free(struct spec *s) {
     free(r);
   }
   ptrvec_free(&s->trace.status_rules);
-  for (size_t i = 0; i < s->trace.commands.len; i++) {
-    struct spec_command *c = s->trace.commands.items[i];
-    free(c->function);
-    free(c->kind);
-    free(c->queue);
-    free(c->kernel);
-    free(c->bytes);
-    free(c->completion);
-    free(c->direction);
-    free(c);
-  }
-  ptrvec_free(&s->trace.commands);
-  for (size_t i = 0; i < s->trace.calls.len; i++) {
-    struct spec_call *c = s->trace.calls.items[i];
-    free(c->function);
-    free(c->meaning);
-    free(c->bytes);
-    free(c);
-  }
-  ptrvec_free(&s->trace.calls);
+  spec_free_device(&s->trace);
   for (size_t i = 0; i < s->trace.messages.len; i++) {
     struct spec_message *m = s->trace.messages.items[i];
     free(m->function);
@@ -703,6 +619,8 @@ void spec_free(struct spec *s) {
     free(m->tag);
     free(m->comm);
     free(m->request);
+    free(m->requests);
+    free(m->done);
     free(m);
   }
   ptrvec_free(&s->trace.messages);

@@ -47,26 +47,72 @@ struct spec_param_rule {
 };
 
 /* A call that puts work on a device (trace.commands): the generated wrapper hands it to
- * the backend's hooks, which time it on the device. Values name params of the function. */
+ * the backend's hooks, which time it on the device. Values name params of the function,
+ * or for queue, kernel, src and dst an expression over one (`config->hStream`). */
 struct spec_command {
   char *function;
   char *kind;       /* "kernel", "transfer" or "other" */
-  char *queue;      /* param: the queue or stream; may be NULL */
-  char *kernel;     /* param: the kernel object of a launch; may be NULL */
+  char *queue;      /* the queue or stream; may be NULL */
+  char *kernel;     /* the kernel object of a launch; may be NULL */
   char *bytes;      /* length expression: bytes moved; may be NULL */
   char *completion; /* param: the out slot of the completion event; may be NULL */
   char *direction;  /* transfers: h2d, d2h, d2d, h2h, fill, map or unmap; may be NULL */
+  char *direction_param; /* transfers: a param whose value says the direction, through
+                            trace.directions; may be NULL */
+  char *src, *dst;  /* copies: their ends (addresses); may be NULL */
   struct spec_loc loc;
 };
 
 /* What a host call means to the analyses (trace.calls): alloc, free or sync, and for
- * allocations the bytes (a length expression). */
+ * allocations the bytes (a length expression). With `pointer`, the runtime keeps the
+ * backend's allocations: an alloc's new memory (`*pptr`) of kind `memory`, a free's
+ * (`ptr`). */
 struct spec_call {
   char *function; /* name or glob */
   char *meaning;
   char *bytes;    /* may be NULL */
+  char *pointer;  /* may be NULL */
+  char *memory;   /* alloc with a pointer: host, device or shared */
   struct spec_loc loc;
   unsigned matches;
+};
+
+/* A call that names a kernel handle (trace.kernel_names): the handle its `kernel`
+ * expression gives (an out value: `*phKernel`) is named by `name` (`desc->pKernelName`). */
+struct spec_kernel_name {
+  char *function; /* name or glob */
+  char *kernel, *name;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* A call that makes, executes, resets or destroys command lists (trace.command_lists):
+ * one of create (the new list: `*phCommandList`, with its context, device and whether it
+ * is immediate), execute (an array of lists, `count` of them), reset and destroy (the
+ * list). Values are expressions over the function's params. */
+struct spec_command_list {
+  char *function; /* name or glob */
+  char *create, *context, *device, *execute, *count, *reset, *destroy;
+  int immediate;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+/* A value of a direction param and the direction it means (trace.directions). */
+struct spec_direction_value {
+  char *value; /* a constant of the model */
+  char *direction;
+  struct spec_loc loc;
+};
+
+/* How copies name the memory at their ends (trace.copy_kinds): one letter per kind, and
+ * whether the host side's kind (pinned, pageable) follows. Present: the hooks say where
+ * memory lives (<backend>_memory_of). */
+struct spec_copy_kinds {
+  bool present;
+  char host, pageable, device, shared;
+  int host_kind;
+  struct spec_loc loc;
 };
 
 /* Which values of a function's status mean success or "not ready yet" rather than an
@@ -81,11 +127,13 @@ struct spec_status_rule {
 
 /* What a call means as communication (trace.messages): the kind, and the params that
  * hold the element count, the datatype, the peer rank, the tag, the communicator and the
- * request. Values name params of the function; each may be NULL. */
+ * request. Values name params of the function; each may be NULL. A complete call
+ * completes its request, or the `count` of its array `requests`, when `done` (an
+ * expression: `*flag`) says so, or always. */
 struct spec_message {
   char *function; /* name or glob */
   char *kind;     /* send, recv, collective, put, get or complete */
-  char *count, *datatype, *peer, *tag, *comm, *request;
+  char *count, *datatype, *peer, *tag, *comm, *request, *requests, *done;
   struct spec_loc loc;
   unsigned matches;
 };
@@ -134,6 +182,10 @@ struct spec_trace {
   struct spec_loc status_loc;
   struct ptrvec commands;     /* struct spec_command* */
   struct ptrvec calls;        /* struct spec_call* */
+  struct ptrvec kernel_names; /* struct spec_kernel_name* */
+  struct ptrvec command_lists; /* struct spec_command_list* */
+  struct ptrvec directions;   /* struct spec_direction_value* */
+  struct spec_copy_kinds copy_kinds;
   struct ptrvec dispatch_tables; /* struct spec_pattern*: functions that fill a table of
                                    the API's function pointers (view_dispatch.c) */
   char *device_times;         /* "device" (default) or "host": where command times come

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_device.h"
 #include "view_events.h"
+#include "view_expr.h"
 #include "view_fortran.h"
 #include "view_messages.h"
 #include "view_record.h"
@@ -24,6 +26,9 @@ struct view {
   const struct spec *s;
   struct diag *d;
   int status;
+  const char *upper;  /* the backend's name in capitals */
+  const char *prefix; /* of the hook functions: the hooks file's, <prefix>_hooks.c */
+  struct view_device *device;
 };
 
 static const char *stdint_type(int64_t size, bool is_signed) {
@@ -107,65 +112,14 @@ static char *typed_decl(const char *spelling, const char *name) {
   return xasprintf("%s%s%s", spelling, n && spelling[n - 1] == '*' ? "" : " ", name);
 }
 
-/* Wraps "head(a, b, c)" the way clang-format would: when the line would pass 100
- * columns (at the given indent), the items continue under the opening paren. Returns an
- * owned string; items are ", "-separated in `list`. */
-static char *wrap_list(const char *head, const char *list, const char *tail, size_t indent) {
-  enum { WIDTH = 100 };
-  if (indent + strlen(head) + strlen(list) + strlen(tail) + 1 <= WIDTH)
-    return xasprintf("%s(%s)%s", head, list, tail);
-  struct strbuf sb;
-  strbuf_init(&sb);
-  strbuf_addf(&sb, "%s(", head);
-  size_t column = indent + strlen(head) + 1, align = column;
-  const char *item = list;
-  while (*item) {
-    /* An item ends at ", " outside parentheses (function pointer params have commas). */
-    int depth = 0;
-    const char *end = item;
-    while (*end && !(depth == 0 && end[0] == ',' && end[1] == ' ')) {
-      depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
-      end++;
-    }
-    size_t len = (size_t)(end - item);
-    bool last = !*end;
-    size_t needed = len + (last ? 1 + strlen(tail) : 1);
-    if (column > align && column + 1 + needed > WIDTH) {
-      strbuf_addf(&sb, "\n%*s", (int)align, "");
-      column = align;
-    } else if (column > align) {
-      strbuf_add(&sb, " ");
-      column++;
-    }
-    strbuf_addn(&sb, item, len);
-    column += len;
-    if (last)
-      break;
-    strbuf_add(&sb, ",");
-    column++;
-    item = end + 2;
-  }
-  strbuf_addf(&sb, ")%s", tail);
-  return strbuf_release(&sb);
-}
-
-/* The prototype with its params wrapped: "type name(p1, p2,\n           p3)". */
-static char *wrapped_prototype(const struct model_function *f) {
+/* The prototype as a definition: a function-like macro of the same name must not expand
+ * in it, so the name goes in parentheses. */
+static char *definition_prototype(const struct model_function *f) {
   const char *open = strstr(f->prototype, f->name);
-  if (!open || open[strlen(f->name)] != '(')
+  if (!f->has_macro || !open || open[strlen(f->name)] != '(')
     return xstrdup(f->prototype);
-  size_t head_len = (size_t)(open - f->prototype) + strlen(f->name);
-  /* A function-like macro of the same name must not expand in the definition. */
-  char *head = f->has_macro ? xasprintf("%.*s(%s)", (int)(open - f->prototype), f->prototype,
-                                        f->name)
-                            : xstrndup(f->prototype, head_len);
-  const char *params = f->prototype + head_len + 1;
-  const char *close = strrchr(params, ')');
-  char *list = xstrndup(params, close ? (size_t)(close - params) : strlen(params));
-  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
-  free(head);
-  free(list);
-  return out;
+  return xasprintf("%.*s(%s)%s", (int)(open - f->prototype), f->prototype, f->name,
+                   open + strlen(f->name));
 }
 
 /* The prototype of the function that records a call of f: static, named
@@ -185,53 +139,10 @@ static char *traced_prototype(const char *backend, const struct model_function *
   const char *close = strrchr(params, ')');
   size_t len = close ? (size_t)(close - params) : strlen(params);
   bool none = len == 0 || (len == 4 && strncmp(params, "void", 4) == 0);
-  char *list = xasprintf("%s_%s_fn *tracer_real, const void *tracer_caller%s%.*s", backend,
-                         f->name, none ? "" : ", ", none ? 0 : (int)len, params);
-  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
+  char *out = xasprintf("%s(%s_%s_fn *tracer_real, const void *tracer_caller%s%.*s)%s", head,
+                        backend, f->name, none ? "" : ", ", none ? 0 : (int)len, params,
+                        close ? close + 1 : "");
   free(head);
-  free(list);
-  return out;
-}
-
-static const struct model_param *param_named(const struct model_function *f, const char *name,
-                                             size_t len) {
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
-      return p;
-  }
-  return NULL;
-}
-
-/* A length expression over params ("num_entries", "*pCount", "desc->count") as C over
- * the args struct `base` ("tracer_args->"), guarded so a NULL pointer param gives 0. */
-static char *length_expr(const struct model_function *f, const char *expr, const char *base) {
-  struct strbuf sb;
-  strbuf_init(&sb);
-  const struct model_param *guard = NULL;
-  for (const char *s = expr; *s;) {
-    if (isalpha((unsigned char)*s) || *s == '_') {
-      const char *start = s;
-      while (isalnum((unsigned char)*s) || *s == '_')
-        s++;
-      bool member = start >= expr + 1 && (start[-1] == '.' || (start >= expr + 2 &&
-                                                             start[-1] == '>' && start[-2] == '-'));
-      const struct model_param *p = member ? NULL : param_named(f, start, (size_t)(s - start));
-      if (p) {
-        strbuf_addf(&sb, "%s%s", base, p->name);
-        if (!guard && p->type->kind == MODEL_KIND_POINTER)
-          guard = p;
-      } else {
-        strbuf_addn(&sb, start, (size_t)(s - start));
-      }
-    } else {
-      strbuf_addn(&sb, s++, 1);
-    }
-  }
-  char *body = strbuf_release(&sb);
-  char *out = guard ? xasprintf("(%s%s ? (size_t)(%s) : 0)", base, guard->name, body)
-                    : xasprintf("(size_t)(%s)", body);
-  free(body);
   return out;
 }
 
@@ -293,7 +204,7 @@ static void param_contents(const struct model_function *f, const struct model_pa
     if (entry)
       add_field(list, "lttng_ust_field_string(%s_str, %s ? %s : \"\")", p->name, ptr, ptr);
   } else if (array && wanted) {
-    char *count = length_expr(f, p->length, a);
+    char *count = view_length_expr(f, p->length, a);
     char *guarded = xasprintf("%s ? %s : 0", ptr, count);
     char *name = xasprintf("%s_vals%s", p->name, suffix);
     sequence_field(list, target, name, ptr, guarded);
@@ -321,59 +232,16 @@ static void build_full_fields(const struct model_function *f, struct tree *fn) {
   struct tree *full = tree_set(fn, "full_fields", tree_list());
   for (size_t i = 0; i < f->params.len; i++)
     param_contents(f, f->params.items[i], full, true);
-  tree_set(fn, "full_entry_fields", tree_stringf("%zu", full->len));
+  size_t entry = full->len;
+  tree_set(fn, "full_entry_fields", tree_stringf("%zu", entry));
   for (size_t i = 0; i < f->params.len; i++)
     param_contents(f, f->params.items[i], full, false);
+  for (size_t i = 0; i < full->len; i++)
+    tree_set_string(full->items[i], "when", i < entry ? "at entry" : "at exit");
 }
 
 static bool matches(const struct ptrvec *patterns, const char *name) {
   return spec_patterns_match((struct ptrvec *)patterns, name);
-}
-
-static const struct spec_command *command_of(const struct spec *s, const char *name) {
-  for (size_t i = 0; i < s->trace.commands.len; i++) {
-    const struct spec_command *c = s->trace.commands.items[i];
-    if (fnmatch(c->function, name, 0) == 0)
-      return c;
-  }
-  return NULL;
-}
-
-static int check_param(struct view *v, const struct model_function *f,
-                       const struct spec_command *c, const char *what, const char *name) {
-  if (!name || param_named(f, name, strlen(name)))
-    return 0;
-  return diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
-                       "Cannot wire command: function=%s, %s=%s names no param", f->name, what,
-                       name);
-}
-
-static void build_command(struct view *v, const struct model_function *f,
-                          const struct spec_command *c, struct tree *fn) {
-  if (check_param(v, f, c, "queue", c->queue) || check_param(v, f, c, "kernel", c->kernel) ||
-      check_param(v, f, c, "completion", c->completion)) {
-    v->status = -1;
-    return;
-  }
-  struct tree *cmd = tree_set(fn, "command", tree_map());
-  char *kind = xasprintf("TRACER_COMMAND_%s", c->kind);
-  for (char *k = kind; *k; k++)
-    *k = (char)toupper((unsigned char)*k);
-  tree_set_string(cmd, "kind", kind);
-  free(kind);
-  char *queue = c->queue ? xasprintf("(uintptr_t)tracer_args.%s", c->queue) : xstrdup("0");
-  char *kernel = c->kernel ? xasprintf("(uintptr_t)tracer_args.%s", c->kernel) : xstrdup("0");
-  char *bytes = c->bytes ? length_expr(f, c->bytes, "tracer_args.") : xstrdup("0");
-  char *completion = c->completion ? xasprintf("(void **)&tracer_args.%s", c->completion)
-                                   : xstrdup("NULL");
-  tree_set_string(cmd, "queue", queue);
-  tree_set_string(cmd, "kernel", kernel);
-  tree_set_string(cmd, "bytes", bytes);
-  tree_set_string(cmd, "completion", completion);
-  free(queue);
-  free(kernel);
-  free(bytes);
-  free(completion);
 }
 
 /* The model's status rules as data: `status_success` and `status_not_ready`, lists of
@@ -402,7 +270,7 @@ static void build_status(struct view *v, const struct model_function *f, struct 
     return;
   }
   if (f->status) {
-    const struct model_param *p = param_named(f, f->status->param, strlen(f->status->param));
+    const struct model_param *p = view_param_named(f, f->status->param, strlen(f->status->param));
     if (p) {
       struct tree *slot = tree_set(fn, "status_slot", tree_map());
       tree_set_string(slot, "param", p->name);
@@ -422,11 +290,14 @@ static struct tree *build_function(struct view *v, const struct model_function *
   const char *b = v->m->backend;
   tree_set_string(fn, "name", f->name);
   tree_set(fn, "index", tree_stringf("%zu", index));
+  /* Its id: its index in the backend's table of functions, as a named constant. */
+  tree_set(fn, "id", tree_stringf("%s_ID_%s", v->upper, f->name));
+  tree_set(fn, "record_type", tree_stringf("%s_%s_record", b, f->name));
   tree_set_string(fn, "header", f->header);
   tree_set_string(fn, "prototype", f->prototype);
-  char *wrapped = wrapped_prototype(f);
-  tree_set_string(fn, "prototype_wrapped", wrapped);
-  free(wrapped);
+  char *definition = definition_prototype(f);
+  tree_set_string(fn, "definition", definition);
+  free(definition);
   char *traced = traced_prototype(b, f);
   if (!traced)
     v->status = diag_error_at(v->d, v->s->path, 0, 0, "cannot find %s in its prototype: %s",
@@ -465,31 +336,19 @@ static struct tree *build_function(struct view *v, const struct model_function *
   for (size_t i = 0; i < f->params.len; i++)
     strbuf_addf(&direct, "%s%s", i ? ", " : "", ((struct model_param *)f->params.items[i])->name);
   tree_set_string(fn, "direct_args", direct.data);
-  char *direct_call = wrap_list(returns ? "return tracer_real" : "tracer_real", direct.data, ";", 4);
-  tree_set_string(fn, "direct_call", direct_call);
-  free(direct_call);
-  char *traced_head = xasprintf("%s%s_traced_%s", returns ? "return " : "", b, f->name);
-  char *traced_args = xasprintf("tracer_real, __builtin_return_address(0)%s%s",
-                                direct.len ? ", " : "", direct.len ? direct.data : "");
-  char *traced_call = wrap_list(traced_head, traced_args, ";", 2);
-  tree_set_string(fn, "traced_call", traced_call);
-  free(traced_head);
-  free(traced_args);
-  free(traced_call);
-  strbuf_free(&direct);
   tree_set_string(fn, "call_args", call.data);
-  char *real_call = wrap_list(returns ? "tracer_args.tracer_result = tracer_real" : "tracer_real",
-                              call.data, ";", 2);
-  tree_set_string(fn, "real_call", real_call);
-  free(real_call);
+  strbuf_free(&direct);
   strbuf_free(&call);
   build_full_fields(f, fn);
   bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
   struct spec_message *msg = view_message_of(v->s, f);
   struct view_record_extra extra = {0};
-  if (msg && view_message_slots(v->s, b, f, msg, &extra, v->d))
+  if (msg && view_message_slots(v->s, v->prefix, f, msg, &extra, v->d))
     v->status = -1;
   view_record_build(f, status_is_result, slot_param, &extra, fn);
+  if (extra.before)
+    tree_set_string(fn, "message_before", extra.before);
+  free((char *)extra.before);
   free((char *)extra.bytes);
   free((char *)extra.world_name);
   free((char *)extra.world);
@@ -499,24 +358,23 @@ static struct tree *build_function(struct view *v, const struct model_function *
   bool after = matches(&v->s->trace.after, f->name);
   tree_set_bool(fn, "hook_before", before);
   tree_set_bool(fn, "hook_after", after);
-  const struct spec_command *c = command_of(v->s, f->name);
-  if (c)
-    build_command(v, f, c, fn);
+  view_device_function(v->device, f, fn);
+  /* Device machinery that reads the arguments or the status (view_device.c). */
+  bool device = tree_get(fn, "command") || tree_get(fn, "allocation") ||
+                tree_get(fn, "deallocation") || tree_get(fn, "kernel_named") ||
+                tree_get(fn, "drain") || tree_get(fn, "list_created") ||
+                tree_get(fn, "lists_executed") || tree_get(fn, "list_reset");
   view_recording_function(v->s, f, fn);
   bool counted = matches(&v->s->trace.counted, f->name);
-  if (counted && (before || after || c || slot))
+  if (counted && (before || after || device || slot))
     v->status = diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
                               "trace.counted: %s has hooks, a command or a status param, which "
                               "counted calls do not run: take it out of trace.counted",
                               f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
-  if (!before && !after && !c && !slot) {
+  if (!before && !after && !device && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
     tree_set_bool(lean, "counted", counted);
-    char *call_lean = wrap_list(returns ? "tracer_result = tracer_real" : "tracer_real",
-                                tree_get(fn, "direct_args")->string, ";", 4);
-    tree_set_string(lean, "call", call_lean);
-    free(call_lean);
     if (returns) {
       char *decl = typed_decl(f->result->spelling, "tracer_result");
       tree_set_string(lean, "result_decl", decl);
@@ -553,6 +411,16 @@ static int check_patterns(struct view *v, const struct ptrvec *patterns, const c
   return v->status;
 }
 
+/* The prefix of the hook functions: the hooks file's name less _hooks.c (the backend's
+ * own, or one that several backends share: mpi_hooks.c); the backend's without one. */
+static char *hooks_prefix(const struct spec *s, const char *backend) {
+  const char *h = s->trace.hooks;
+  size_t n = h ? strlen(h) : 0;
+  if (n > 8 && strcmp(h + n - 8, "_hooks.c") == 0)
+    return xstrndup(h, n - 8);
+  return xstrdup(backend);
+}
+
 /* The spec's trace section must name what the model has: a library to interpose, a hooks
  * file where CMake builds it (runtime/hooks/<backend>_hooks.c), status params and type. */
 static void check_trace(struct view *v) {
@@ -564,24 +432,23 @@ static void check_trace(struct view *v) {
                               "soname whose functions the interposer wraps, or `collector`",
                               v->m->backend);
   if (t->hooks) {
-    char *expected = xasprintf("%s_hooks.c", v->m->backend);
     char *path = xasprintf("%s/../runtime/hooks/%s", s->dir, t->hooks);
     FILE *f = fopen(path, "r");
-    if (strcmp(t->hooks, expected) != 0 || !f)
+    size_t n = strlen(t->hooks);
+    if (n <= 8 || strcmp(t->hooks + n - 8, "_hooks.c") != 0 || strchr(t->hooks, '/') || !f)
       v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
                                 "Cannot use hooks=%s: the hooks of backend %s live in "
-                                "runtime/hooks/%s%s",
-                                t->hooks, v->m->backend, expected, f ? "" : " (not found)");
+                                "runtime/hooks/PREFIX_hooks.c%s",
+                                t->hooks, v->m->backend, f ? "" : " (not found)");
     if (f)
       fclose(f);
-    free(expected);
     free(path);
   }
   for (size_t i = 0; i < t->status_params.len; i++) {
     const struct spec_string *sp = t->status_params.items[i];
     bool found = false;
     for (size_t k = 0; k < v->m->functions.len && !found; k++)
-      found = param_named(v->m->functions.items[k], sp->value, strlen(sp->value)) != NULL;
+      found = view_param_named(v->m->functions.items[k], sp->value, strlen(sp->value)) != NULL;
     if (!found)
       v->status = diag_error_at(v->d, s->path, sp->loc.line, sp->loc.column,
                                 "Filter matches nothing: trace.status.params param=%s",
@@ -602,20 +469,21 @@ static void check_trace(struct view *v) {
 
 struct tree *view_build(const struct model *m, const struct spec *s, const char *model_path,
                         struct diag *d) {
-  struct view v = {m, s, d, 0};
-  check_trace(&v);
-  struct tree *root = tree_map();
-  tree_set_string(root, "backend", m->backend);
   char *upper = xstrdup(m->backend);
   for (char *c = upper; *c; c++)
     *c = (char)toupper((unsigned char)*c);
+  char *prefix = hooks_prefix(s, m->backend);
+  struct view v = {m, s, d, 0, upper, prefix, view_device_new(m, s, d, prefix)};
+  check_trace(&v);
+  struct tree *root = tree_map();
+  tree_set_string(root, "backend", m->backend);
   tree_set_string(root, "BACKEND", upper);
-  free(upper);
   tree_set(root, "provider", tree_stringf("lttng_ust_%s", m->backend));
   tree_set_string(root, "spec", s->path);
   tree_set_string(root, "model", model_path);
   tree_set_string(root, "library", m->library ? m->library : "");
   tree_set_string(root, "hooks", s->trace.hooks ? s->trace.hooks : "");
+  tree_set_string(root, "hooks_prefix", prefix);
   tree_set_string(root, "device_times_host",
                   s->trace.device_times && strcmp(s->trace.device_times, "host") == 0 ? "1" : "0");
   struct tree *headers = tree_set(root, "headers", tree_list());
@@ -665,16 +533,10 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.counted, "trace.counted");
   if (view_recording_root(m, s, root, d))
     v.status = -1;
-  for (size_t i = 0; i < s->trace.commands.len; i++) {
-    const struct spec_command *c = s->trace.commands.items[i];
-    bool found = false;
-    for (size_t k = 0; k < m->functions.len && !found; k++)
-      found = fnmatch(c->function, ((struct model_function *)m->functions.items[k])->name, 0) == 0;
-    if (!found)
-      v.status = diag_error_at(d, s->path, c->loc.line, c->loc.column,
-                               "Filter matches nothing: trace.commands function=%s",
-                               c->function);
-  }
+  if (view_device_finish(v.device, root))
+    v.status = -1;
+  free(upper);
+  free(prefix);
   if (v.status) {
     tree_free(root);
     return NULL;

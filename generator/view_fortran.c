@@ -43,37 +43,6 @@ static bool absent(const struct spec_fortran *f, const char *param) {
   return false;
 }
 
-/* "head(items)tail" as clang-format lays it out at this indent: items that pass 100
- * columns continue under the opening parenthesis. */
-static char *wrapped(const char *head, const char *items, const char *tail, size_t indent) {
-  enum { WIDTH = 100 };
-  struct strbuf sb;
-  strbuf_init(&sb);
-  strbuf_addf(&sb, "%s(", head);
-  size_t align = indent + strlen(head) + 1, column = align;
-  for (const char *item = items; *item;) {
-    const char *end = strstr(item, ", ");
-    size_t len = end ? (size_t)(end - item) : strlen(item);
-    size_t need = len + (end ? 1 : 1 + strlen(tail));
-    if (column > align && column + 1 + need > WIDTH) {
-      strbuf_addf(&sb, "\n%*s", (int)align, "");
-      column = align;
-    } else if (column > align) {
-      strbuf_addn(&sb, " ", 1);
-      column++;
-    }
-    strbuf_addn(&sb, item, len);
-    column += len;
-    if (end) {
-      strbuf_addn(&sb, ",", 1);
-      column++;
-    }
-    item = end ? end + 2 : item + len;
-  }
-  strbuf_addf(&sb, ")%s", tail);
-  return strbuf_release(&sb);
-}
-
 static void add_line(struct tree *list, char *line) {
   tree_set_string(tree_push(list, tree_map()), "line", line);
   free(line);
@@ -135,22 +104,13 @@ static void build(const struct spec_fortran *f, const char *backend,
   strbuf_addf(&args, "f_ierr%s", length_args.data);
   strbuf_addf(&types, "%s *%s", integer, length_types.data);
   const char *symbol_name = tree_get(fo, "symbol")->string;
-  char *head = xasprintf("void %s", symbol_name);
-  char *text = wrapped(head, params.data, "", 0);
+  char *text = xasprintf("void %s(%s)", symbol_name, params.data);
   tree_set_string(fo, "prototype", text);
   free(text);
-  free(head);
-  head = xasprintf("typedef void %s_%sfn", backend, symbol_name);
-  text = wrapped(head, types.data, ";", 0);
+  text = xasprintf("typedef void %s_%sfn(%s);", backend, symbol_name, types.data);
   tree_set_string(fo, "typedef", text);
   free(text);
-  free(head);
-  text = wrapped("tracer_real", args.data, ";", 4);
-  tree_set_string(fo, "call_direct", text);
-  free(text);
-  text = wrapped("tracer_real", args.data, ";", 2);
-  tree_set_string(fo, "call", text);
-  free(text);
+  tree_set_string(fo, "call_args", args.data);
   strbuf_free(&params);
   strbuf_free(&args);
   strbuf_free(&types);

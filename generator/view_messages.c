@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_expr.h"
 
 struct spec_message *view_message_of(const struct spec *s, const struct model_function *f) {
   for (size_t i = 0; i < s->trace.messages.len; i++) {
@@ -38,12 +39,13 @@ static struct spec_world_rank *world_rank_of(const struct spec *s, const struct 
   return NULL;
 }
 
-int view_message_slots(const struct spec *s, const char *backend, const struct model_function *f,
+int view_message_slots(const struct spec *s, const char *prefix, const struct model_function *f,
                        const struct spec_message *msg, struct view_record_extra *extra,
                        struct diag *d) {
   memset(extra, 0, sizeof *extra);
-  const char *names[] = {msg->count, msg->datatype, msg->peer, msg->tag, msg->comm, msg->request};
-  const char *keys[] = {"count", "datatype", "peer", "tag", "comm", "request"};
+  const char *names[] = {msg->count, msg->datatype, msg->peer,    msg->tag,
+                         msg->comm,  msg->request,  msg->requests};
+  const char *keys[] = {"count", "datatype", "peer", "tag", "comm", "request", "requests"};
   int rc = 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (names[i] && !param_of(f, names[i]))
@@ -52,28 +54,62 @@ int view_message_slots(const struct spec *s, const char *backend, const struct m
                          keys[i], names[i]);
   if (rc)
     return rc;
+  const char *success = s->trace.status_success ? s->trace.status_success : "0";
   if (msg->count && msg->datatype && s->trace.element_size) {
     const char *c = msg->count;
     char *bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
                             "%s_element_size(tracer_args.%s) : 0",
-                            c, c, backend, msg->datatype);
-    /* A call that starts a request hands its bytes to the hooks, for its completion. */
+                            c, c, prefix, msg->datatype);
+    /* A call that starts a request keeps its bytes for the call that completes it
+     * (runtime/tracer_requests.h), by the request's value as the record holds it. */
     if (msg->request && strcmp(msg->kind, "complete") != 0) {
-      extra->bytes = xasprintf("%s_request_started(tracer_args.tracer_status, tracer_args.%s, "
-                               "%s)",
-                               backend, msg->request, bytes);
+      extra->bytes = xasprintf("tracer_request_started(tracer_args.tracer_status == %s, "
+                               "tracer_record.%s_val, %s)",
+                               success, msg->request, bytes);
       free(bytes);
     } else {
       extra->bytes = bytes;
     }
   }
   /* A completion call's request is in-out: the value it completes is the one passed. The
-   * bytes it completes are those of the requests it completed, which the hooks keep from
-   * the calls that started them. */
+   * bytes it completes are those the calls that started its requests kept: of its
+   * request, of the array it completes (read before the call, which resets them), or
+   * none (a call that completes some requests of an array, which only the library
+   * knows). */
   if (strcmp(msg->kind, "complete") == 0) {
     extra->value_in = msg->request;
-    if (s->trace.element_size)
-      extra->bytes = xasprintf("%s_completed_bytes()", backend);
+    const struct model_param *array = param_of(f, msg->requests);
+    const struct model_type *element = array ? array->type->target : NULL;
+    if (msg->requests && (!element || !msg->count))
+      return diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                           "Cannot describe message: function=%s, requests=%s: an array of "
+                           "requests and their count are needed",
+                           f->name, msg->requests);
+    char *completed = NULL;
+    if (msg->request) {
+      completed = xasprintf("tracer_request_completed(tracer_record.%s_in)", msg->request);
+    } else if (element) {
+      extra->before = xasprintf("uint64_t tracer_completed = tracer_requests_completed("
+                                "tracer_args.%s, sizeof *tracer_args.%s, %s, "
+                                "(int64_t)tracer_args.%s);",
+                                msg->requests, msg->requests,
+                                element->is_signed ? "true" : "false", msg->count);
+      completed = xstrdup("tracer_completed");
+    } else {
+      completed = xstrdup("0");
+    }
+    char *done = msg->done ? view_value_expr(f, msg->done, "tracer_args.") : NULL;
+    if (msg->done && !done)
+      rc = diag_error_at(d, s->path, msg->loc.line, msg->loc.column,
+                         "Cannot describe message: function=%s, done=%s names no param",
+                         f->name, msg->done);
+    if (s->trace.element_size && done)
+      extra->bytes = xasprintf("tracer_args.tracer_status == %s && %s ? %s : 0", success, done,
+                               completed);
+    else if (s->trace.element_size)
+      extra->bytes = xstrdup(completed);
+    free(done);
+    free(completed);
   }
   /* A peer named in a communicator other than the world's: the hooks translate it. */
   const struct model_param *comm = param_of(f, msg->comm);
@@ -82,9 +118,9 @@ int view_message_slots(const struct spec *s, const char *backend, const struct m
     world->matches++;
     extra->world_name = xasprintf("%s_world", msg->peer);
     extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, tracer_args.%s)",
-                             backend, world->function, msg->comm, msg->peer);
+                             prefix, world->function, msg->comm, msg->peer);
   }
-  return 0;
+  return rc;
 }
 
 /* The index of the slot named name in fn's record, or -1. */

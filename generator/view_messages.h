@@ -4,15 +4,17 @@
  * where the bytes, peer, tag, communicator and request sit in the record.
  *
  * bytes = count x the size of one element of the datatype, which only the library knows
- * at run time: the hooks file defines <backend>_element_size(<trace.element_size type>),
- * declared in <backend>_args.h. A completion call's bytes are those of the requests it
- * completed: the hooks keep each request's bytes when it starts and give the sum with
- * <backend>_completed_bytes() when a completion call returns.
+ * at run time: the hooks file defines <prefix>_element_size(<trace.element_size type>),
+ * declared in <backend>_args.h (<prefix>: the hooks file's, <prefix>_hooks.c). A
+ * completion call's bytes are those of the requests it completed: the runtime keeps each
+ * request's bytes from the call that starts it (runtime/tracer_requests.h), by the
+ * request's value in the starting call's record (`<request>_val`) and in the completing
+ * call's (`<request>_in`), or for an array of requests, read before the call.
  *
  * The peer is a rank of the call's communicator; the analyses want a rank of the job
  * (the world). When the type of the call's `comm` param is one of trace.world_rank's,
  * the record gets a slot "<peer>_world" at exit, from the hooks'
- * <backend>_<function>(status, comm, peer), and the description's peer is that slot.
+ * <prefix>_<function>(status, comm, peer), and the description's peer is that slot.
  */
 #ifndef APIGEN_VIEW_MESSAGES_H
 #define APIGEN_VIEW_MESSAGES_H
@@ -26,9 +28,9 @@
 /* The first trace.messages entry matching f (counting the match), or NULL. */
 struct spec_message *view_message_of(const struct spec *s, const struct model_function *f);
 
-/* The extra record slots of a message call; extra->bytes is owned by the caller (free it).
- * Returns -1 with a located cause when the entry names a param f does not have. */
-int view_message_slots(const struct spec *s, const char *backend, const struct model_function *f,
+/* The extra record slots of a message call; extra's strings are owned by the caller (free
+ * them). Returns -1 with a located cause when the entry names a param f does not have. */
+int view_message_slots(const struct spec *s, const char *prefix, const struct model_function *f,
                        const struct spec_message *msg, struct view_record_extra *extra,
                        struct diag *d);
 

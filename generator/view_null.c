@@ -7,20 +7,11 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_expr.h"
 
 static bool is_scalar(const struct model_type *t) {
   return t->kind == MODEL_KIND_BOOL || t->kind == MODEL_KIND_INT || t->kind == MODEL_KIND_ENUM ||
          t->kind == MODEL_KIND_FLOAT || t->kind == MODEL_KIND_POINTER;
-}
-
-static const struct model_param *param_named(const struct model_function *f, const char *name,
-                                             size_t len) {
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
-      return p;
-  }
-  return NULL;
 }
 
 /* A length expression is C over the params, which are in scope in the null function as
@@ -32,7 +23,7 @@ static char *guarded_length(const struct model_function *f, const char *expr) {
   const char *start = s;
   while (isalnum((unsigned char)*s) || *s == '_')
     s++;
-  const struct model_param *first = param_named(f, start, (size_t)(s - start));
+  const struct model_param *first = view_param_named(f, start, (size_t)(s - start));
   if (first && first->type->kind == MODEL_KIND_POINTER)
     return xasprintf("%s ? (size_t)(%s) : 0", first->name, expr);
   return xasprintf("(size_t)(%s)", expr);
@@ -57,20 +48,20 @@ static void zero_output(const struct model_function *f, const struct model_param
     return;
   char *line = NULL;
   if (is_status_param(s, p->name)) {
-    line = xasprintf("if (%s)\n    *%s = %s;", p->name, p->name, success);
+    line = xasprintf("if (%s) *%s = %s;", p->name, p->name, success);
   } else if (p->length && target->kind == MODEL_KIND_VOID) {
     char *n = guarded_length(f, p->length);
-    line = xasprintf("if (%s)\n    memset(%s, 0, %s);", p->name, p->name, n);
+    line = xasprintf("if (%s) memset(%s, 0, %s);", p->name, p->name, n);
     free(n);
   } else if (p->length && target->size > 0) {
     char *n = guarded_length(f, p->length);
-    line = xasprintf("if (%s)\n    memset(%s, 0, (%s) * sizeof *%s);", p->name, p->name, n,
+    line = xasprintf("if (%s) memset(%s, 0, (%s) * sizeof *%s);", p->name, p->name, n,
                      p->name);
     free(n);
   } else if (is_scalar(target)) {
-    line = xasprintf("if (%s)\n    *%s = 0;", p->name, p->name);
+    line = xasprintf("if (%s) *%s = 0;", p->name, p->name);
   } else if (target->size > 0) {
-    line = xasprintf("if (%s)\n    memset(%s, 0, sizeof *%s);", p->name, p->name, p->name);
+    line = xasprintf("if (%s) memset(%s, 0, sizeof *%s);", p->name, p->name, p->name);
   }
   if (line)
     tree_set_string(tree_push(body, tree_map()), "line", line);
@@ -87,47 +78,6 @@ static char *unmacroed(const struct model_function *f, char *prototype) {
                         open + strlen(f->name));
   free(prototype);
   return out;
-}
-
-/* The prototype as clang-format writes it: past 100 columns, params continue under the
- * opening parenthesis. */
-static char *wrapped(const struct model_function *f) {
-  enum { WIDTH = 100 };
-  const char *open = strstr(f->prototype, f->name);
-  if (strlen(f->prototype) + 2 <= WIDTH || !open || open[strlen(f->name)] != '(')
-    return xstrdup(f->prototype);
-  size_t align = (size_t)(open - f->prototype) + strlen(f->name) + 1;
-  struct strbuf sb;
-  strbuf_init(&sb);
-  strbuf_addn(&sb, f->prototype, align);
-  size_t column = align;
-  const char *item = f->prototype + align;
-  int depth = 0;
-  while (*item) {
-    /* An item ends after ", " outside parentheses (function pointer params have commas). */
-    const char *end = item;
-    while (*end && !(depth == 0 && ((end[0] == ',' && end[1] == ' ') || end[0] == ')'))) {
-      depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
-      end++;
-    }
-    size_t len = (size_t)(end - item) + 1; /* with its ',' or ')' */
-    size_t room = *end == ')' ? len + 2 : len;
-    if (column > align && column + 1 + room > WIDTH) {
-      strbuf_addf(&sb, "\n%*s", (int)align, "");
-      column = align;
-    } else if (column > align) {
-      strbuf_add(&sb, " ");
-      column++;
-    }
-    strbuf_addn(&sb, item, len);
-    column += len;
-    if (*end != ',') {
-      strbuf_add(&sb, end + 1);
-      break;
-    }
-    item = end + 2;
-  }
-  return strbuf_release(&sb);
 }
 
 static void add_line(struct tree *body, const char *line) {
@@ -149,7 +99,7 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
     struct tree *fn = tree_push(functions, tree_map());
     tree_set_string(fn, "name", f->name);
     tree_set_string(fn, "header", f->header);
-    char *prototype = unmacroed(f, wrapped(f));
+    char *prototype = unmacroed(f, xstrdup(f->prototype));
     tree_set_string(fn, "prototype", prototype);
     free(prototype);
     struct tree *body = tree_set(fn, "body", tree_list());
@@ -167,10 +117,10 @@ void view_null(const struct model *m, const struct spec *s, struct tree *root) {
     } else {
       char *decl = strpbrk(r->spelling, "([") ? xasprintf("__typeof__(%s) null_result", r->spelling)
                                               : xasprintf("%s null_result", r->spelling);
-      char *line = xasprintf("%s;\n  memset(&null_result, 0, sizeof null_result);\n"
-                             "  return null_result;",
-                             decl);
+      char *line = xasprintf("%s;", decl);
       add_line(body, line);
+      add_line(body, "memset(&null_result, 0, sizeof null_result);");
+      add_line(body, "return null_result;");
       free(line);
       free(decl);
     }

@@ -46,8 +46,8 @@ static bool slot_type_of(const struct model_type *t, struct slot_type *out) {
 }
 
 struct record {
-  struct tree *fn, *in, *out, *slots;
-  struct strbuf summary;
+  struct tree *fn, *in, *out, *slots, *members;
+  struct strset names; /* the record struct's member names so far */
   size_t length;
 };
 
@@ -60,16 +60,22 @@ static void describe(struct record *r, const char *name, size_t index, const str
   tree_set_string(s, "kind", st->kind);
   tree_set_string(s, "at_exit", at_exit ? "1" : "0");
   tree_set(s, "present_if", tree_stringf("%ld", present_if));
-  strbuf_addf(&r->summary, "%s[%zu] %s", r->summary.len ? ", " : "", index, name);
 }
 
 static size_t add_slot(struct record *r, struct tree *fill, const char *name,
                        const struct slot_type *st, const char *value, bool at_exit,
                        long present_if) {
   size_t index = r->length++;
+  /* The slot's member of the record struct, by the slot's name; a name taken already (the
+   * head's, a param named like a slot the spec adds) gets the slot's index. */
+  char *member = strset_add(&r->names, name) ? xstrdup(name) : xasprintf("%s_%zu", name, index);
+  strset_add(&r->names, member);
+  tree_set_string(tree_push(r->members, tree_map()), "name", member);
   struct tree *item = tree_push(fill, tree_map());
   tree_set(item, "index", tree_stringf("%zu", index));
+  tree_set_string(item, "member", member);
   tree_set_string(item, "value", value);
+  free(member);
   describe(r, name, index, st, at_exit, present_if);
   return index;
 }
@@ -84,10 +90,14 @@ static bool is_single_out(const struct model_param *p, struct slot_type *st) {
 void view_record_build(const struct model_function *f, bool status_in_head,
                        const char *status_param, const struct view_record_extra *extra,
                        struct tree *fn) {
-  struct record r = {fn, tree_set(fn, "in_slots", tree_list()),
-                     tree_set(fn, "out_slots", tree_list()), tree_set(fn, "slots", tree_list()),
-                     {0}, RECORD_HEAD};
-  strbuf_init(&r.summary);
+  struct record r = {fn,
+                     tree_set(fn, "in_slots", tree_list()),
+                     tree_set(fn, "out_slots", tree_list()),
+                     tree_set(fn, "slots", tree_list()),
+                     tree_set(fn, "record_members", tree_list()),
+                     {0},
+                     RECORD_HEAD};
+  strset_add(&r.names, "head");
   long *param_slot = xcalloc(f->params.len + 1, sizeof *param_slot);
   for (size_t i = 0; i < f->params.len; i++) {
     const struct model_param *p = f->params.items[i];
@@ -158,7 +168,5 @@ void view_record_build(const struct model_function *f, bool status_in_head,
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));
-  char *summary = strbuf_release(&r.summary);
-  tree_set_string(fn, "slot_summary", *summary ? summary : "no arguments");
-  free(summary);
+  strset_free(&r.names);
 }

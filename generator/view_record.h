@@ -1,14 +1,16 @@
 /* view_record: the record of one call, the array of 64-bit slots that every event of a
- * call starts with (runtime/tracer_runtime.h, docs/trace-format.md). After the four head
+ * call starts with (runtime/tracer_record.h, docs/trace-format.md). After the four head
  * slots come the arguments as passed (one slot per scalar param), the result when it is
  * not the status already packed in slot 3, and the values behind out-pointers to one
  * scalar. The view gets, per function:
  *   record_length             slots in all
- *   in_slots, out_slots       {index, value}: C expressions filling the slots before
- *                             and after the call
+ *   record_members            {name}: the members of the function's record struct after
+ *                             its head (struct tracer_record_head), one per slot in
+ *                             order, named after the slot
+ *   in_slots, out_slots       {index, member, value}: C expressions filling the slots
+ *                             before and after the call
  *   slots                     {name, index, size, kind, at_exit, present_if}: how the
  *                             analyses decode each named slot (events.c.tmpl)
- *   slot_summary              a comment line: "[4] num_entries, [5] platforms, ..."
  */
 #ifndef APIGEN_VIEW_RECORD_H
 #define APIGEN_VIEW_RECORD_H
@@ -25,6 +27,8 @@ struct view_record_extra {
   const char *world_name; /* a signed slot at exit, after bytes: the peer as a world rank
                              ("dest_world"), ... */
   const char *world;      /* ... and the C expression over tracer_args that gives it; or
+                             NULL */
+  const char *before;     /* a statement before the call, whose local the slots read; or
                              NULL */
 };
 

@@ -53,8 +53,9 @@ set(CPACK_COMPONENT_DEV_DESCRIPTION
  apigen parses a backend's C headers with libclang into an exact YAML model of
  its API and renders templates over it into an LD_PRELOAD interposer and an
  LTTng-UST tracepoint provider. With the backend specs and templates.")
-# libclang parses with the compiler's own headers (stddef.h, ...).
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libclang-common-19-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "liblttng-ust-dev, clang-format, build-essential")
+# libclang parses with the compiler's own headers (stddef.h, ...); clang-format lays out
+# the C apigen writes (generator/format.c).
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libclang-common-19-dev, clang-format")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "liblttng-ust-dev, build-essential")
 
 include(CPack)

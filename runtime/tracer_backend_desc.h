@@ -63,7 +63,7 @@ enum tracer_status_source {
   TRACER_STATUS_FIELD,  /* a status out-param holds it */
 };
 
-/* One named value in a call's record (runtime/tracer_runtime.h): the low `size` bytes of
+/* One named value in a call's record (runtime/tracer_record.h): the low `size` bytes of
  * slot `index`, sign-extended for TRACER_SLOT_SIGNED, floating-point values by bits. */
 enum tracer_slot_kind {
   TRACER_SLOT_SIGNED,

@@ -19,10 +19,11 @@
 
 #include <stdint.h>
 
+#include "tracer_record.h"
+
 enum {
   TRACER_BATCH_CALLS = 32,   /* calls per event: the event's fixed cost over 32 calls */
   TRACER_BATCH_BACKENDS = 8, /* backends one process can batch; more write per call */
-  TRACER_BATCH_CALL_SLOTS = 3, /* start, end, function << 48 | depth << 32 | status */
 };
 
 /* Writes one batch event of `count` slots: the thread's ids, then three per call. Each

@@ -1,6 +1,8 @@
 /* tracer_recording: see tracer_recording.h. */
 #include "tracer_recording.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,4 +72,51 @@ void tracer_region_close(const char *backend, uint64_t end) {
     return;
   lttng_ust_tracepoint(lttng_ust_tracer, region, tracer_pid(), tracer_tid(), backend,
                        regions[d].name, (uint16_t)d, regions[d].start, end);
+}
+
+void tracer_region_mark(const char *backend, const char *name, uint64_t at) {
+  tracer_region_open(backend, name, at);
+  tracer_region_close(backend, at);
+}
+
+static struct {
+  uint64_t id; /* 0: free */
+  uint64_t start;
+  char name[REGION_NAME];
+} ranges[TRACER_RANGES];
+static uint64_t last_range;
+static pthread_mutex_t ranges_lock = PTHREAD_MUTEX_INITIALIZER;
+
+uint64_t tracer_range_start(const char *backend, const char *name, uint64_t start) {
+  (void)backend;
+  const char *shown = name ? name : "(unnamed)";
+  pthread_mutex_lock(&ranges_lock);
+  uint64_t id = ++last_range;
+  size_t i = 0;
+  while (i < TRACER_RANGES && ranges[i].id)
+    i++;
+  if (i < TRACER_RANGES) { /* a full table drops the range, never the app's call */
+    ranges[i].id = id, ranges[i].start = start;
+    snprintf(ranges[i].name, sizeof ranges[i].name, "%s", shown);
+  }
+  pthread_mutex_unlock(&ranges_lock);
+  return id;
+}
+
+void tracer_range_end(const char *backend, uint64_t id, uint64_t end) {
+  char name[REGION_NAME] = "";
+  uint64_t start = 0;
+  bool found = false;
+  pthread_mutex_lock(&ranges_lock);
+  for (size_t i = 0; id && i < TRACER_RANGES && !found; i++)
+    if ((found = ranges[i].id == id)) {
+      memcpy(name, ranges[i].name, sizeof name);
+      start = ranges[i].start;
+      ranges[i].id = 0;
+    }
+  pthread_mutex_unlock(&ranges_lock);
+  if (!found)
+    return;
+  tracer_region_open(backend, name, start);
+  tracer_region_close(backend, end);
 }

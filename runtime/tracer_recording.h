@@ -31,4 +31,16 @@ void tracer_region_open(const char *backend, const char *name, uint64_t start);
  * paused when it opened or is paused now. A close with no region open is ignored. */
 void tracer_region_close(const char *backend, uint64_t end);
 
+/* A mark: a region of no length, at `at`. */
+void tracer_region_mark(const char *backend, const char *name, uint64_t at);
+
+/* Ranges that start and end by id, maybe on different threads (NVTX's nvtxRangeStart and
+ * nvtxRangeEnd): the id of a range that starts (name copied; never 0), and its end, which
+ * writes it as a region of the ending thread, at that thread's depth. Up to
+ * TRACER_RANGES are open at once: a range past that is not kept, and its end writes
+ * nothing. */
+enum { TRACER_RANGES = 4096 };
+uint64_t tracer_range_start(const char *backend, const char *name, uint64_t start);
+void tracer_range_end(const char *backend, uint64_t id, uint64_t end);
+
 #endif

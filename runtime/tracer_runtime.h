@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "tracer_call_batch.h"
+#include "tracer_device.h"
+#include "tracer_record.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -77,23 +79,9 @@ static inline int32_t tracer_tid(void) {
   return tid ? tid : tracer_tid_slow();
 }
 
-/* Every call is one event, written when it returns, whose first field is an array of
- * 64-bit slots (one field: each LTTng field costs several ns). Its first four slots are
- * the same in every mode (docs/trace-format.md):
- *   [0] start and [1] end: the trace clock read right before and right after the real
- *       call, so that the tracer's own work is in neither;
- *   [2] pid << 32 | tid;
- *   [3] function << 48 | depth << 32 | the status's low 32 bits, where depth counts the
- *       traced calls the thread was already in (0: called by the app itself).
- * Default and full modes add one slot per argument and out value. */
-enum { TRACER_RECORD_HEAD = 4 };
-
+/* The record of a call (tracer_record.h): its ids slot. */
 static inline uint64_t tracer_record_ids(void) {
-  return (uint64_t)(uint32_t)tracer_pid() << 32 | (uint32_t)tracer_tid();
-}
-
-static inline uint64_t tracer_record_call(unsigned function, unsigned depth, int64_t status) {
-  return (uint64_t)function << 48 | (uint64_t)(depth & 0xffff) << 32 | (uint32_t)status;
+  return tracer_record_pack_ids(tracer_pid(), tracer_tid());
 }
 
 /* A value's bits in a slot: integers sign- or zero-extended as C converts them,
@@ -143,45 +131,6 @@ void *tracer_loaded_library(const char *library);
 /* dlsym(handle, symbol) stored in *slot; a missing symbol leaves *slot NULL (the first
  * call then reports it through tracer_resolve). */
 void tracer_resolve_from(void *handle, const char *symbol, void **slot);
-
-/* Work put on a device by a traced call (trace.commands of a spec). The generated wrapper
- * fills it; the backend's hooks time it on the device. */
-enum tracer_command_kind {
-  TRACER_COMMAND_KERNEL = 0,
-  TRACER_COMMAND_TRANSFER = 1,
-  TRACER_COMMAND_OTHER = 2,
-};
-
-struct tracer_command {
-  const char *backend;           /* "opencl" */
-  enum tracer_command_kind kind;
-  const char *name;              /* the API function */
-  uintptr_t queue;               /* the queue or stream handle; 0 if none */
-  uintptr_t kernel;              /* the kernel object of a launch; 0 if none */
-  uint64_t bytes;                /* bytes moved by a transfer */
-  void **completion;             /* the call's completion-event out slot; NULL if none */
-  void *hook_event;              /* the hooks' own completion event, when the app gave none */
-  int hook_owns_event;           /* 1 when hook_event replaced a NULL slot */
-};
-
-/* Records a finished device command as lttng_ust_tracer:device_command. name is the kernel
- * name for kernels, the API function for transfers. Times are on the trace clock. */
-void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
-                           uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
-
-/* Which traced call submitted a device command: its thread and its start (trace clock),
- * as that call's own event records them; tid 0 when unknown. The device_command event
- * carries it (call_tid, call_start), so that the timeline joins each command to its
- * call exactly, whatever thread records the command and when. */
-struct tracer_call_id {
-  int32_t tid;
-  uint64_t start;
-};
-
-/* As tracer_device_command, with the submitting call (NULL: unknown). */
-void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
-                              enum tracer_command_kind kind, const char *name, uint64_t bytes,
-                              uintptr_t queue, uint64_t start, uint64_t end);
 
 /* Calls in flight: their depth goes into every call's record, and when the process exits
  * or dies of a fatal signal, every thread's open calls are written as
@@ -294,10 +243,6 @@ static inline void tracer_batch_call(int backend, tracer_batch_writer *write, ui
   uint64_t one[1 + TRACER_BATCH_CALL_SLOTS] = {tracer_record_ids(), start, end, call};
   write(one, 1 + TRACER_BATCH_CALL_SLOTS);
 }
-
-/* The call the thread has just returned from: for a backend's <b>_command_end, which the
- * wrapper calls right after the real call returned (the popped entry is still there). */
-struct tracer_call_id tracer_call_returned(void);
 
 /* Counting is on unless the tracer asked for an event per call (TRACER_EVERY_CALL=1,
  * `tracer --every-call`), read once when the runtime loads. */

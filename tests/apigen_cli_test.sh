@@ -118,5 +118,26 @@ if run 0 -q --spec opencl --output "$tmp/model"; then
     ok "--output DIR writes DIR/model.yaml" || fail "--output DIR: wrong or missing model"
 fi
 
+# Generated C is laid out by clang-format (CLANG_FORMAT names the program). Without it,
+# apigen says what is missing, exits 6 and writes nothing, not even the model.
+export CLANG_FORMAT="$tmp/no-such-clang-format"
+if run 6 -q --spec opencl --output "$tmp/unformatted"; then
+  grep -q "error: Cannot format generated code: $CLANG_FORMAT not found (install the clang-format package" "$tmp/err" &&
+    ok "clang-format missing: exit 6, '$(head -n 1 "$tmp/err")'" ||
+    fail "clang-format missing: unexpected message: $(cat "$tmp/err")"
+fi
+[ ! -e "$tmp/unformatted" ] || fail "clang-format missing: apigen wrote $(ls "$tmp/unformatted")"
+# A clang-format that fails: its own message is passed on.
+printf '#!/bin/sh\necho "unknown key in style" >&2\nexit 1\n' >"$tmp/failing-clang-format"
+chmod +x "$tmp/failing-clang-format"
+export CLANG_FORMAT="$tmp/failing-clang-format"
+if run 6 -q --spec opencl --output "$tmp/unformatted"; then
+  grep -q "opencl_interposer.c: .*failing-clang-format exited with status 1: unknown key in style" "$tmp/err" &&
+    ok "clang-format failing: exit 6, its message passed on" ||
+    fail "clang-format failing: unexpected message: $(cat "$tmp/err")"
+fi
+[ ! -e "$tmp/unformatted" ] || fail "clang-format failing: apigen wrote $(ls "$tmp/unformatted")"
+unset CLANG_FORMAT
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
 echo "apigen command line: all checks passed"

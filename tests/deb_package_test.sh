@@ -5,10 +5,11 @@
 # Usage: deb_package_test.sh BUILD_DIR
 set -eu
 build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracer-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for tool in cpack dpkg-deb dpkg-shlibdeps dpkg; do
+for tool in cpack dpkg-deb dpkg-shlibdeps dpkg clang-format; do
   command -v $tool >/dev/null || { echo "SKIP: $tool not found (scripts/setup.sh)"; exit 77; }
 done
 (cd "$build" && cpack -G DEB -B "$tmp/packages") >"$tmp/cpack.log" 2>&1 ||
@@ -36,7 +37,7 @@ done
 lacks main /usr/bin/apigen
 lacks main /usr/share/tracer/api-specs/
 for f in /usr/bin/apigen /usr/share/man/man1/apigen.1 /usr/share/tracer/api-specs/opencl.yaml \
-         /usr/share/tracer/templates/interposer.c.tmpl; do
+         /usr/share/tracer/templates/interposer.c.tmpl /usr/share/tracer/.clang-format; do
   has dev "$f"
 done
 lacks dev /usr/bin/tracer
@@ -52,6 +53,7 @@ depends "$dev" >"$tmp/dev.depends"
 grep -qx lttng-tools "$tmp/main.depends" || fail "tracer does not depend on lttng-tools"
 grep -qx tracer "$tmp/dev.depends" || fail "tracer-dev does not depend on tracer"
 grep -qx libclang-common-19-dev "$tmp/dev.depends" || fail "tracer-dev does not depend on clang's headers"
+grep -qx clang-format "$tmp/dev.depends" || fail "tracer-dev does not depend on clang-format (apigen runs it)"
 grep -q libclang "$tmp/main.depends" && fail "tracer depends on libclang (apigen's)"
 mkdir "$tmp/root"
 dpkg-deb -x "$main" "$tmp/root"
@@ -81,6 +83,12 @@ calls=$(jq '[.backends[] | select(.name == "opencl") | .host[] | .calls] | add' 
 [ "${calls:-0}" -gt 0 ] || fail "the packaged tracer recorded no OpenCL call"
 "$tmp/root/usr/bin/apigen" --spec opencl --stdout --quiet >/dev/null ||
   fail "the packaged apigen cannot read its packaged spec"
+# ... and renders its packaged templates for a spec, laid out with its packaged style file.
+"$tmp/root/usr/bin/apigen" --spec "$here/corpus/zlib.yaml" \
+  --output "$tmp/generated" --quiet ||
+  fail "the packaged apigen cannot render its packaged templates"
+clang-format --style=file:"$tmp/root/usr/share/tracer/.clang-format" --dry-run -Werror \
+  "$tmp/generated"/*.[ch] || fail "the packaged apigen's output is not formatted"
 echo "tracer_${version}_${arch}.deb: $(wc -l <"$tmp/main.list") entries, depends on" \
   "$(sort -u "$tmp/main.depends" | tr '\n' ' ')"
 echo "tracer-dev_${version}_${arch}.deb: depends on $(tr '\n' ' ' <"$tmp/dev.depends")"

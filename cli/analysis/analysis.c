@@ -223,6 +223,15 @@ enum analysis_status analysis_run(const struct analysis_request *request,
     context.read_error = read_error[0] ? read_error : NULL;
   }
 done:
+  /* What each made, before any prints: an output may print from another's product. */
+  for (size_t i = 0; opened && i < asked; i++) {
+    unsigned before = d->count;
+    if (opened[i].output->finish && !opened[i].failed &&
+        opened[i].output->finish(&context, opened[i].state, d)) {
+      fold_causes(d, before, NULL);
+      failures++;
+    }
+  }
   for (size_t i = 0; opened && i < asked; i++) {
     unsigned before = d->count;
     if (opened[i].output->close &&

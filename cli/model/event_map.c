@@ -209,23 +209,23 @@ size_t event_map_batch(const struct event_info *info, const struct ctf_event *ev
 }
 
 void event_map_call_pack(const struct event_call *call, uint64_t head[EVENT_RECORD_HEAD]) {
-  head[0] = call->start;
-  head[1] = call->end;
-  head[2] = (uint64_t)call->pid << 32 | (uint32_t)call->tid;
-  head[3] = (uint64_t)call->function << 48 | (uint64_t)(call->depth & 0xffff) << 32 |
-            (uint32_t)call->status;
+  head[TRACER_RECORD_START] = call->start;
+  head[TRACER_RECORD_END] = call->end;
+  head[TRACER_RECORD_IDS] = tracer_record_pack_ids(call->pid, call->tid);
+  head[TRACER_RECORD_CALL] =
+      tracer_record_call((unsigned)call->function, call->depth, call->status);
 }
 
 bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call) {
   if (n < EVENT_RECORD_HEAD)
     return false;
-  call->start = head[0];
-  call->end = head[1];
-  call->pid = (int64_t)(head[2] >> 32);
-  call->tid = (int64_t)(uint32_t)head[2];
-  call->function = (int64_t)(head[3] >> 48);
-  call->depth = (unsigned)(head[3] >> 32) & 0xffff;
-  call->status = (int32_t)(uint32_t)head[3];
+  call->start = head[TRACER_RECORD_START];
+  call->end = head[TRACER_RECORD_END];
+  call->pid = tracer_record_pid(head[TRACER_RECORD_IDS]);
+  call->tid = tracer_record_tid(head[TRACER_RECORD_IDS]);
+  call->function = tracer_record_function(head[TRACER_RECORD_CALL]);
+  call->depth = tracer_record_depth(head[TRACER_RECORD_CALL]);
+  call->status = tracer_record_status(head[TRACER_RECORD_CALL]);
   return true;
 }
 

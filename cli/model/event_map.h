@@ -7,6 +7,7 @@
 
 #include "ctf.h"
 #include "tracer_backend_desc.h"
+#include "tracer_record.h"
 
 enum event_role {
   EVENT_OTHER,          /* not the tracer's: ignored by the tally */
@@ -50,9 +51,8 @@ struct event_map {
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map);
 
-/* A call event's record head (runtime/tracer_runtime.h, docs/trace-format.md):
- * {start, end, pid << 32 | tid, function << 48 | depth << 32 | status (low 32 bits)}. */
-enum { EVENT_RECORD_HEAD = 4 };
+/* A call event's record head: runtime/tracer_record.h. */
+enum { EVENT_RECORD_HEAD = TRACER_RECORD_HEAD };
 struct event_call {
   uint64_t start, end; /* on the trace clock, read right around the real call */
   int64_t pid, tid, function, status;
@@ -72,9 +72,12 @@ bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *ca
 void event_map_call_pack(const struct event_call *call, uint64_t head[EVENT_RECORD_HEAD]);
 
 /* Minimal mode's `call` event holds a batch of one thread's calls (runtime/
- * tracer_call_batch.h): its `calls` sequence is pid << 32 | tid, then per call its start,
- * end and function << 48 | depth << 32 | status. */
-enum { EVENT_BATCH_CALL_SLOTS = 3, EVENT_BATCH_MAX = 1024 /* the runtime writes 32 */ };
+ * tracer_record.h): its `calls` sequence is the ids, then per call its start, end and
+ * call slots. */
+enum {
+  EVENT_BATCH_CALL_SLOTS = TRACER_BATCH_CALL_SLOTS,
+  EVENT_BATCH_MAX = 1024 /* the runtime writes 32 */
+};
 /* The calls of a batch event into calls (up to max); returns how many (0 when ev is not
  * a batch or cannot be read). */
 size_t event_map_batch(const struct event_info *info, const struct ctf_event *ev,

@@ -26,6 +26,7 @@
 #include "diag.h"
 
 struct event_map;
+struct gap_report;
 struct run_record;
 struct tally;
 struct timeline_sink;
@@ -70,6 +71,9 @@ struct output_context {
   const struct analysis_request *request;
   const struct event_map *map;   /* the trace's */
   const struct tally *tally;     /* at close, when made (an output reads it); else NULL */
+  /* At close, when the gap report was worked out (a run with device work and the text
+   * tables): the devices' use, for the outputs that print before it (the verdict). */
+  const struct gap_report *gaps;
   bool read_failed;              /* at close: the read stopped (out of memory, ...) */
   const char *read_error;        /* at close: the first error met reading, or NULL */
   struct analysis_result *result;
@@ -89,8 +93,12 @@ struct output {
    * its sink. NULL when it has nothing to open. Returns 0, or -1 with a cause in d. */
   int (*open)(const struct output_context *context, void **state,
               struct trace_consumer *consumer, struct timeline_sink *sink, struct diag *d);
-  /* After the read: prints or writes what it made and frees its state (NULL when its
-   * open failed). Returns 0, or -1 with a cause in d. */
+  /* After the reads, before any output closes: works out what it made, and may publish
+   * it in context for the others (the gaps: their report). NULL when there is nothing to
+   * work out apart from printing. Returns 0, or -1 with a cause in d. */
+  int (*finish)(struct output_context *context, void *state, struct diag *d);
+  /* After every finish, in the registry's order: prints or writes what it made and
+   * frees its state (NULL when its open failed). Returns 0, or -1 with a cause in d. */
   int (*close)(const struct output_context *context, void *state, struct diag *d);
   /* For a consumer that needs time order but has something to say only on condition
    * (the gaps: a run with device work), NULL for the others. When no other output of

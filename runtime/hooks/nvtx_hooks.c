@@ -9,8 +9,7 @@
  * - Ranges and marks become regions (runtime/tracer_recording.h): pushes named by their
  *   attributes (nvtxRangePushEx, domain pushes) or by a wide string open one on the
  *   calling thread (pops close it: the spec's regions); start/end ranges, which may end
- *   on another thread, are written when they end, at the ending thread's depth; a mark
- *   is a region of no length.
+ *   on another thread, are the runtime's ranges by id; a mark is a region of no length.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -79,12 +78,10 @@ void nvtx_hook_nvtxDomainCreateW_after(struct nvtx_nvtxDomainCreateW_args *args)
   char buffer[256];
   args->tracer_result = (nvtxDomainHandle_t)intern_wide(args->name, buffer, sizeof buffer);
 }
-void nvtx_hook_nvtxDomainRegisterStringA_after(
-    struct nvtx_nvtxDomainRegisterStringA_args *args) {
+void nvtx_hook_nvtxDomainRegisterStringA_after(struct nvtx_nvtxDomainRegisterStringA_args *args) {
   args->tracer_result = (nvtxStringHandle_t)intern(args->string);
 }
-void nvtx_hook_nvtxDomainRegisterStringW_after(
-    struct nvtx_nvtxDomainRegisterStringW_args *args) {
+void nvtx_hook_nvtxDomainRegisterStringW_after(struct nvtx_nvtxDomainRegisterStringW_args *args) {
   char buffer[256];
   args->tracer_result = (nvtxStringHandle_t)intern_wide(args->string, buffer, sizeof buffer);
 }
@@ -99,93 +96,55 @@ void nvtx_hook_nvtxDomainRangePushEx_after(struct nvtx_nvtxDomainRangePushEx_arg
 }
 void nvtx_hook_nvtxRangePushW_after(struct nvtx_nvtxRangePushW_args *args) {
   char buffer[256];
-  tracer_region_open("nvtx", intern_wide(args->message, buffer, sizeof buffer),
-                     args->tracer_start);
+  tracer_region_open("nvtx", intern_wide(args->message, buffer, sizeof buffer), args->tracer_start);
 }
 
 /* ---- marks: regions of no length ---- */
 
-static void mark(const char *name, uint64_t at) {
-  tracer_region_open("nvtx", name, at);
-  tracer_region_close("nvtx", at);
-}
-
 void nvtx_hook_nvtxMarkA_after(struct nvtx_nvtxMarkA_args *args) {
-  mark(args->message, args->tracer_start);
+  tracer_region_mark("nvtx", args->message, args->tracer_start);
 }
 void nvtx_hook_nvtxMarkW_after(struct nvtx_nvtxMarkW_args *args) {
   char buffer[256];
-  mark(intern_wide(args->message, buffer, sizeof buffer), args->tracer_start);
+  tracer_region_mark("nvtx", intern_wide(args->message, buffer, sizeof buffer), args->tracer_start);
 }
 void nvtx_hook_nvtxMarkEx_after(struct nvtx_nvtxMarkEx_args *args) {
-  mark(message_of(args->eventAttrib), args->tracer_start);
+  tracer_region_mark("nvtx", message_of(args->eventAttrib), args->tracer_start);
 }
 void nvtx_hook_nvtxDomainMarkEx_after(struct nvtx_nvtxDomainMarkEx_args *args) {
-  mark(message_of(args->eventAttrib), args->tracer_start);
+  tracer_region_mark("nvtx", message_of(args->eventAttrib), args->tracer_start);
 }
 
-/* ---- start/end ranges, by id ---- */
-
-enum { OPEN_RANGES = 4096 };
-static struct {
-  nvtxRangeId_t id; /* 0: free */
-  const char *name; /* interned */
-  uint64_t start;
-} open_ranges[OPEN_RANGES];
-static nvtxRangeId_t last_id;
-
-static nvtxRangeId_t range_start(const char *name, uint64_t start) {
-  name = intern(name ? name : "(unnamed)");
-  pthread_mutex_lock(&nvtx_lock);
-  nvtxRangeId_t id = ++last_id;
-  size_t i = 0;
-  while (i < OPEN_RANGES && open_ranges[i].id)
-    i++;
-  if (i < OPEN_RANGES) /* a full table drops the range, never the app's call */
-    open_ranges[i].id = id, open_ranges[i].name = name, open_ranges[i].start = start;
-  pthread_mutex_unlock(&nvtx_lock);
-  return id;
-}
-
-static void range_end(nvtxRangeId_t id) {
-  const char *name = NULL;
-  uint64_t start = 0;
-  pthread_mutex_lock(&nvtx_lock);
-  for (size_t i = 0; i < OPEN_RANGES && !name; i++)
-    if (id && open_ranges[i].id == id) {
-      name = open_ranges[i].name, start = open_ranges[i].start;
-      open_ranges[i].id = 0;
-    }
-  pthread_mutex_unlock(&nvtx_lock);
-  if (!name)
-    return;
-  tracer_region_open("nvtx", name, start);
-  tracer_region_close("nvtx", tracer_now());
-}
+/* ---- start/end ranges, by id (tracer_recording.h) ---- */
 
 void nvtx_hook_nvtxRangeStartA_after(struct nvtx_nvtxRangeStartA_args *args) {
-  args->tracer_result = range_start(args->message, args->tracer_start);
+  args->tracer_result = tracer_range_start("nvtx", args->message, args->tracer_start);
 }
 void nvtx_hook_nvtxRangeStartW_after(struct nvtx_nvtxRangeStartW_args *args) {
   char buffer[256];
-  args->tracer_result =
-      range_start(intern_wide(args->message, buffer, sizeof buffer), args->tracer_start);
+  args->tracer_result = tracer_range_start(
+      "nvtx", intern_wide(args->message, buffer, sizeof buffer), args->tracer_start);
 }
 void nvtx_hook_nvtxRangeStartEx_after(struct nvtx_nvtxRangeStartEx_args *args) {
-  args->tracer_result = range_start(message_of(args->eventAttrib), args->tracer_start);
+  args->tracer_result =
+      tracer_range_start("nvtx", message_of(args->eventAttrib), args->tracer_start);
 }
 void nvtx_hook_nvtxDomainRangeStartEx_after(struct nvtx_nvtxDomainRangeStartEx_args *args) {
-  args->tracer_result = range_start(message_of(args->eventAttrib), args->tracer_start);
+  args->tracer_result =
+      tracer_range_start("nvtx", message_of(args->eventAttrib), args->tracer_start);
 }
-void nvtx_hook_nvtxRangeEnd_after(struct nvtx_nvtxRangeEnd_args *args) { range_end(args->id); }
+void nvtx_hook_nvtxRangeEnd_after(struct nvtx_nvtxRangeEnd_args *args) {
+  tracer_range_end("nvtx", args->id, tracer_now());
+}
 void nvtx_hook_nvtxDomainRangeEnd_after(struct nvtx_nvtxDomainRangeEnd_args *args) {
-  range_end(args->id);
+  tracer_range_end("nvtx", args->id, tracer_now());
 }
 
 /* ---- the entry point ---- */
 
 /* The collector's function for each callback slot NVTX has, by module. */
-#define SLOT(id, function) {id, (NvtxFunctionPointer)function}
+#define SLOT(id, function)                                                                         \
+  { id, (NvtxFunctionPointer)function }
 struct slot {
   unsigned id;
   NvtxFunctionPointer function;
@@ -243,8 +202,7 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
       (const NvtxExportTableCallbacks *)getExportTable(NVTX_ETID_CALLBACKS);
   if (!callbacks || callbacks->struct_size < sizeof *callbacks)
     return 0;
-  return fill(callbacks, NVTX_CB_MODULE_CORE, core_slots,
-              sizeof core_slots / sizeof *core_slots) &&
+  return fill(callbacks, NVTX_CB_MODULE_CORE, core_slots, sizeof core_slots / sizeof *core_slots) &&
          fill(callbacks, NVTX_CB_MODULE_CORE2, core2_slots,
               sizeof core2_slots / sizeof *core2_slots);
 }

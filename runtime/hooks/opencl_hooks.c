@@ -3,27 +3,17 @@
  * - Every command queue is created with CL_QUEUE_PROFILING_ENABLE, so commands carry
  *   device timestamps.
  * - Every enqueue gets a completion event (one of the hooks' own when the app passes
- *   none, released afterwards so the app leaks nothing); when the command completes, its
- *   START and END are read and recorded as a device_command event.
+ *   none, released afterwards so the app leaks nothing). The command is pending
+ *   (tracer_pending.h) until read, after the spec's synchronizing calls or at exit: once
+ *   complete, its START and END are recorded as a device_command event.
+ * - Kernels are named by clGetKernelInfo.
  * PoCL's timestamps are CLOCK_MONOTONIC_RAW nanoseconds; the runtime converts them to the
  * trace clock.
  *
  * Calls the hooks make to OpenCL go through opencl_depth, so they are not traced.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "opencl_args.h"
-#include "tracer_runtime.h"
-
-/* What a completion callback needs once the command is done. */
-struct pending_command {
-  enum tracer_command_kind kind;
-  uint64_t bytes;
-  uintptr_t queue;
-  struct tracer_call_id call; /* the enqueue call */
-  char name[128];
-};
+#include "tracer_pending.h"
 
 void opencl_hook_clCreateCommandQueue_before(struct opencl_clCreateCommandQueue_args *args) {
   args->properties |= CL_QUEUE_PROFILING_ENABLE;
@@ -67,55 +57,69 @@ void opencl_command_begin(struct tracer_command *command) {
   }
 }
 
-static void CL_CALLBACK on_complete(cl_event event, cl_int status, void *user) {
-  struct pending_command *p = user;
+bool opencl_kernel_name(const struct tracer_command *command, char *name, size_t size) {
   opencl_depth++;
-  cl_ulong start = 0, end = 0;
-  if (status == CL_COMPLETE &&
-      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ==
-          CL_SUCCESS &&
-      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
-          CL_SUCCESS)
-    tracer_device_command_of(&p->call, "opencl", p->kind, p->name, p->bytes, p->queue,
-                             tracer_clock_raw_to_trace(start), tracer_clock_raw_to_trace(end));
-  else
-    tracer_debug("no device timestamps for %s (status %d)", p->name, (int)status);
-  clReleaseEvent(event);
+  bool named =
+      command->kernel && clGetKernelInfo((cl_kernel)command->kernel, CL_KERNEL_FUNCTION_NAME, size,
+                                         name, NULL) == CL_SUCCESS;
   opencl_depth--;
-  free(p);
+  return named;
 }
+
+/* A command whose completion event is not read yet. */
+struct opencl_pending {
+  struct tracer_pending base;
+  cl_event event; /* a reference of ours */
+};
+
+/* Once the command is done, its START and END are its device times. */
+static enum tracer_pending_state opencl_read(struct tracer_pending *pending, bool wait,
+                                             unsigned drain, uint64_t *start, uint64_t *end) {
+  struct opencl_pending *p = (struct opencl_pending *)pending;
+  (void)drain;
+  cl_int status = CL_QUEUED;
+  opencl_depth++;
+  if (wait)
+    clWaitForEvents(1, &p->event);
+  clGetEventInfo(p->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+  enum tracer_pending_state state =
+      status > CL_COMPLETE ? TRACER_PENDING_RUNNING : TRACER_PENDING_LOST;
+  cl_ulong device_start = 0, device_end = 0;
+  if (status == CL_COMPLETE &&
+      clGetEventProfilingInfo(p->event, CL_PROFILING_COMMAND_START, sizeof device_start,
+                              &device_start, NULL) == CL_SUCCESS &&
+      clGetEventProfilingInfo(p->event, CL_PROFILING_COMMAND_END, sizeof device_end, &device_end,
+                              NULL) == CL_SUCCESS) {
+    *start = device_start, *end = device_end;
+    state = TRACER_PENDING_READ;
+  }
+  opencl_depth--;
+  return state;
+}
+
+static void opencl_release(struct tracer_pending *pending, bool last) {
+  (void)last; /* OpenCL has no recorded lists */
+  opencl_depth++;
+  clReleaseEvent(((struct opencl_pending *)pending)->event);
+  opencl_depth--;
+}
+
+/* Commands still pending when the process exits are read then. */
+static const struct tracer_pending_ops opencl_pending_ops = {
+    "opencl", sizeof(struct opencl_pending), opencl_read, opencl_release, true};
 
 void opencl_command_end(struct tracer_command *command, int64_t status) {
   cl_event **slot = (cl_event **)command->completion;
-  cl_event event = slot && *slot ? **slot : NULL;
+  struct opencl_pending p = {.event = slot && *slot ? **slot : NULL};
   if (command->hook_owns_event)
     *slot = NULL; /* the app passed NULL: give it back unchanged */
-  if (status != CL_SUCCESS || !event)
+  if (status != CL_SUCCESS || !p.event)
     return;
-  struct pending_command *p = calloc(1, sizeof *p);
-  if (!p) {
-    if (command->hook_owns_event)
-      clReleaseEvent(event);
-    return;
-  }
-  p->kind = command->kind;
-  p->bytes = command->bytes;
-  p->queue = command->queue;
-  p->call = tracer_call_returned();
+  /* Ours if we made the event, else one we add: released once read. */
   opencl_depth++;
-  if (command->kind == TRACER_COMMAND_KERNEL && command->kernel &&
-      clGetKernelInfo((cl_kernel)command->kernel, CL_KERNEL_FUNCTION_NAME, sizeof p->name,
-                      p->name, NULL) == CL_SUCCESS) {
-    /* named after the kernel */
-  } else {
-    strncpy(p->name, command->name, sizeof p->name - 1);
-  }
-  /* The callback releases one reference: ours if we made the event, else one we add. */
   if (!command->hook_owns_event)
-    clRetainEvent(event);
-  if (clSetEventCallback(event, CL_COMPLETE, on_complete, p) != CL_SUCCESS) {
-    clReleaseEvent(event);
-    free(p);
-  }
+    clRetainEvent(p.event);
   opencl_depth--;
+  tracer_pending_init(&p.base, command);
+  tracer_pending_add(&opencl_pending_ops, &p.base);
 }

@@ -57,6 +57,35 @@ problems=$( (near "longest gap" "$got_gap" "$gap"; near "copy/kernel overlap" "$
 $(sed -n '/^Device use/,$p' "$report")"
 [ "$(grep -c '^queue 0x' "$report")" -eq 2 ] || fail "the report does not list the app's 2 queues"
 
+# The verdict that opens the report: the device's busy share of the app's wall time is
+# the app's busy time over it, the host calls' share the tally's, and the bound follows
+# the rules (docs/analysis-output.md) from those shares.
+wall=$(sed -n 's/^wall_ns: //p' "$tmp/traced.trace/tracer-run.txt")
+"$tracer" -r "$tmp/traced.trace" -j -o "$tmp/report.json" 2>/dev/null || fail "no JSON tally"
+host=$(jq '[.backends[] | select(.name == "opencl") | .host[].time_ns] | add' "$tmp/report.json")
+where=$(sed -n 1p "$report")
+verdict=$(sed -n 2p "$report")
+awk -v line="$where" -v busy="$busy" -v host="$host" -v wall="$wall" 'BEGIN {
+  want_busy = 100 * busy / wall; want_host = 100 * host / wall
+  if (!match(line, /busy [0-9.]+%/)) { print "no busy share: " line; exit 1 }
+  got_busy = substr(line, RSTART + 5, RLENGTH - 6)
+  if (!match(line, /OPENCL host calls [0-9.]+%/)) { print "no host share: " line; exit 1 }
+  got_host = substr(line, RSTART + 18, RLENGTH - 19)
+  if (got_busy - want_busy > 0.2 || want_busy - got_busy > 0.2) {
+    printf "device busy %s%%, the app measured %.2f%%\n", got_busy, want_busy; exit 1 }
+  if (got_host - want_host > 0.1 || want_host - got_host > 0.1) {
+    printf "host calls %s%%, the tally says %.2f%%\n", got_host, want_host; exit 1 } }' \
+  >"$tmp/where.txt" || fail "the verdict's shares: $(cat "$tmp/where.txt")"
+want_verdict=$(awk -v busy="$busy" -v host="$host" -v wall="$wall" 'BEGIN {
+  d = busy / wall; h = host / wall
+  if (d >= 0.5 && d >= h) print "device-bound"
+  else if (h >= 0.25) print "host-API-bound: OPENCL"
+  else print "none of the traced APIs" }')
+case $verdict in
+"Verdict: $want_verdict"*) ;;
+*) fail "the verdict should be $want_verdict: $verdict" ;;
+esac
+
 # The same in the timeline: no device slice inside the gap; the copy overlaps a kernel.
 "$dump" -r "$tmp/t.pftrace" >"$tmp/dump.txt" || fail "the timeline does not decode"
 sed -n 's/^track \([0-9]*\) .* kind=n .* name=queue .*/\1/p' "$tmp/dump.txt" >"$tmp/queues.txt"

@@ -1,8 +1,10 @@
-/* tally_output: the tally's tables as a report (output.h): the text tables, or JSON with
- * -j, per actor too with -e (docs/analysis-output.md). Printed unless -t. */
+/* tally_output: the tally's tables as a report (output.h): the text tables, opened by the
+ * verdict (reports/verdict/), or JSON with -j, per actor too with -e
+ * (docs/analysis-output.md). Printed unless -t. */
 #include "output.h"
 #include "tally.h"
 #include "tally_print.h"
+#include "verdict.h"
 
 static bool asked(const struct analysis_request *r) { return !r->text; }
 
@@ -14,8 +16,12 @@ static int close_tables(const struct output_context *c, void *state, struct diag
                       c->read_error ? c->read_error : "out of memory");
   if (r->json)
     tally_print_json(c->tally, r->trace_dir, r->run, r->extended, r->out);
-  else
-    tally_print_text(c->tally, r->run, r->extended, r->out);
+  else {
+    /* How the run ended and what is missing, then the verdict, then the tables. */
+    tally_print_prologue(c->tally, r->run, r->out);
+    verdict_print_text(c->tally, r->run, c->gaps, r->out);
+    tally_print_tables(c->tally, r->run, r->extended, r->out);
+  }
   if (c->tally->error)
     return diag_error(d, "Part of the trace could not be read; the tables count what could: %s",
                       c->tally->error);

@@ -524,8 +524,7 @@ static void print_actors_json(const struct tally *t, size_t backend, FILE *out) 
   fputs("]", out);
 }
 
-void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
-                      FILE *out) {
+void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
             run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
@@ -558,6 +557,10 @@ void tally_print_text(const struct tally *t, const struct run_record *run, bool 
                  "are not counted.\n\n",
             (unsigned long long)t->pauses, t->pauses == 1 ? "" : "s", paused);
   }
+}
+
+void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
+                        FILE *out) {
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
     const struct tally_backend *b = &t->backends[i];
@@ -574,6 +577,12 @@ void tally_print_text(const struct tally *t, const struct run_record *run, bool 
   if (!any)
     fputs("No traced API call was recorded.\n", out);
   print_cost(t, run, out);
+}
+
+void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
+                      FILE *out) {
+  tally_print_prologue(t, run, out);
+  tally_print_tables(t, run, extended, out);
 }
 
 static void json_stat(FILE *out, const struct tally_stat *s) {

@@ -14,6 +14,11 @@
  * "actors" list. */
 void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
                       FILE *out);
+/* tally_print_text in its two parts, for a report that puts lines between them (the
+ * verdict): how the app ended, losses, notes and pauses; then the tables and the cost. */
+void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out);
+void tally_print_tables(const struct tally *t, const struct run_record *run, bool extended,
+                        FILE *out);
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
                       bool extended, FILE *out);
 

@@ -1,31 +1,73 @@
-/* mpi_world_ranks: the peers of messages as ranks of MPI_COMM_WORLD (trace.world_rank),
- * for the job's rank-to-rank matrix. A call names its peer by its rank in the call's
- * communicator, or in the group of its window; the matrix wants the peer's rank in the
- * job. Shared by the MPICH and Open MPI hooks, which include it once after their mpi.h;
- * everything here is static.
+/* MPI hooks, for both ABIs (MPICH's and Open MPI's): what no spec can say about MPI calls.
+ * Compiled once per MPI backend, with that backend's header (TRACER_BACKEND_ARGS, set by
+ * the build): the same source serves libmpich's integer handles and libmpi's pointers.
  *
- * Each communicator's (and window's) map from its ranks to world ranks is computed once,
- * when a message call first names a peer in it: its group (for an intercommunicator, the
- * remote group, where its peers are) translated against MPI_COMM_WORLD's group. The map
- * is kept as an MPI attribute of the communicator (window) rather than in a table of
- * handles: the library deletes it whenever the communicator is freed, by MPI_Comm_free
- * from C or Fortran, MPI_Comm_disconnect or a library's own PMPI_Comm_free, so a handle
- * the library hands out again never finds the map of the one freed before. A group equal
- * to the world's keeps no table.
+ * - The bytes of a message are its count times the size of one element of its datatype
+ *   (trace.messages in the spec); only the library knows that size, so the interposer
+ *   asks here when the call returns.
+ * - The peers of messages as ranks of MPI_COMM_WORLD (trace.world_rank), for the job's
+ *   rank-to-rank matrix. A call names its peer by its rank in the call's communicator,
+ *   or in the group of its window; the matrix wants the peer's rank in the job. Each
+ *   communicator's (and window's) map from its ranks to world ranks is computed once,
+ *   when a message call first names a peer in it: its group (for an intercommunicator,
+ *   the remote group, where its peers are) translated against MPI_COMM_WORLD's group.
+ *   The map is kept as an MPI attribute of the communicator (window) rather than in a
+ *   table of handles: the library deletes it whenever the communicator is freed, by
+ *   MPI_Comm_free from C or Fortran, MPI_Comm_disconnect or a library's own
+ *   PMPI_Comm_free, so a handle the library hands out again never finds the map of the
+ *   one freed before. A group equal to the world's keeps no table.
  *
  * Only PMPI_ entry points are called (mpi_pmpi.h): the interposer wraps MPI_ names only,
  * so none of these calls is traced or counted. One lock covers the keyvals and the
- * compute-and-keep of a map (a process of several threads calling MPI at once).
+ * compute-and-keep of a map (a process of several threads calling MPI at once). The bytes of non-blocking calls,
+ * from the call that starts a request to the one that completes it, are the runtime's
+ * (runtime/tracer_requests.h).
  */
-#ifndef MPI_WORLD_RANKS_H
-#define MPI_WORLD_RANKS_H
-
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include TRACER_BACKEND_ARGS
+
+#ifdef OMPI_PREDEFINED_GLOBAL
+/* Open MPI's predefined handles (MPI_COMM_WORLD, MPI_DATATYPE_NULL, MPI_REQUEST_NULL ...)
+ * are the addresses of objects in libmpi. Referred to as such, they would make the
+ * dynamic loader look for libmpi's data when the interposer loads, and a process that
+ * loads libmpi only later (python3 with mpi4py) would die there. Each is looked up
+ * instead when first used, in the copy of libmpi the app loaded. */
+static void *openmpi_predefined(void **cache, const char *name) {
+  void *object = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!object) {
+    object = openmpi_library_object(name);
+    __atomic_store_n(cache, object, __ATOMIC_RELEASE);
+  }
+  return object;
+}
+
+#undef OMPI_PREDEFINED_GLOBAL
+#define OMPI_PREDEFINED_GLOBAL(type, global)                                                       \
+  __extension__({                                                                                  \
+    static void *tracer_object;                                                                    \
+    (type) openmpi_predefined(&tracer_object, #global);                                            \
+  })
+#endif
+
+/* The PMPI_ entry points, looked up in the backend's own copy of the library. */
+#ifdef OMPI_PREDEFINED_GLOBAL
+#define MPI_LIBRARY_OBJECT openmpi_library_object
+#else
+#define MPI_LIBRARY_OBJECT mpich_library_object
+#endif
 #include "mpi_pmpi.h"
 
+uint64_t mpi_element_size(MPI_Datatype datatype) {
+  int size = 0;
+  if (datatype == MPI_DATATYPE_NULL || !pmpi_ready())
+    return 0;
+  return pmpi.Type_size(datatype, &size) == MPI_SUCCESS && size > 0 ? (uint64_t)size : 0;
+}
+
+/* ---- peers as world ranks ---- */
 
 struct rank_map {
   int size;     /* ranks in the group */
@@ -41,38 +83,26 @@ static pthread_mutex_t world_ranks_lock = PTHREAD_MUTEX_INITIALIZER;
  * own when asked), as MPI_COMM_NULL_COPY_FN would say, without its symbol. */
 static int comm_map_not_copied(MPI_Comm comm, int keyval, void *extra, void *map, void *copy,
                                int *copied) {
-  (void)comm;
-  (void)keyval;
-  (void)extra;
-  (void)map;
-  (void)copy;
+  (void)comm, (void)keyval, (void)extra, (void)map, (void)copy;
   *copied = 0;
   return MPI_SUCCESS;
 }
 
 static int win_map_not_copied(MPI_Win win, int keyval, void *extra, void *map, void *copy,
                               int *copied) {
-  (void)win;
-  (void)keyval;
-  (void)extra;
-  (void)map;
-  (void)copy;
+  (void)win, (void)keyval, (void)extra, (void)map, (void)copy;
   *copied = 0;
   return MPI_SUCCESS;
 }
 
 static int comm_map_deleted(MPI_Comm comm, int keyval, void *map, void *extra) {
-  (void)comm;
-  (void)keyval;
-  (void)extra;
+  (void)comm, (void)keyval, (void)extra;
   free(map);
   return MPI_SUCCESS;
 }
 
 static int win_map_deleted(MPI_Win win, int keyval, void *map, void *extra) {
-  (void)win;
-  (void)keyval;
-  (void)extra;
+  (void)win, (void)keyval, (void)extra;
   free(map);
   return MPI_SUCCESS;
 }
@@ -119,7 +149,7 @@ static bool world_rank_wanted(int64_t status, int64_t rank) {
 }
 
 /* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
-static int64_t comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
+int64_t mpi_comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
   if (!world_rank_wanted(status, rank) || comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
     return rank;
   pthread_mutex_lock(&world_ranks_lock);
@@ -151,7 +181,7 @@ static int64_t comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
 
 /* target rank in the group of win, as a rank of MPI_COMM_WORLD; rank itself when it
  * cannot say. */
-static int64_t win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
+int64_t mpi_win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   if (!world_rank_wanted(status, rank) || win == MPI_WIN_NULL)
     return rank;
   pthread_mutex_lock(&world_ranks_lock);
@@ -176,5 +206,3 @@ static int64_t win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
   pthread_mutex_unlock(&world_ranks_lock);
   return world;
 }
-
-#endif
