@@ -23,7 +23,7 @@
 BT_PLUGIN_MODULE();
 BT_PLUGIN(tracer);
 BT_PLUGIN_DESCRIPTION("The tracer's call records as named, typed fields.");
-BT_PLUGIN_LICENSE("See the tracer's LICENSE");
+BT_PLUGIN_LICENSE("MIT");
 
 struct decode_filter {
   bt_self_component_port_input *in_port; /* borrowed */
@@ -31,8 +31,8 @@ struct decode_filter {
 
 /* What the filter does with one upstream event class. */
 struct event_class_entry {
-  const bt_event_class *in; /* borrowed: the key */
-  bt_event_class *out;      /* owned by its stream class */
+  const bt_event_class *in;                    /* borrowed: the key */
+  bt_event_class *out;                         /* owned by its stream class */
   const struct tracer_function_desc *function; /* NULL: the payload is copied as is */
   uint64_t record_member, record_length;
   uint64_t decoded; /* members of the out payload made from the record */
@@ -50,7 +50,7 @@ struct decode_iterator {
   size_t queue_head, queue_count, queue_capacity;
 };
 
-#define CAUSE(it, ...)                                                                     \
+#define CAUSE(it, ...)                                                                             \
   BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR((it)->self, __VA_ARGS__)
 
 /* ---- event classes ---- */
@@ -115,9 +115,8 @@ static const struct tracer_function_desc *call_function(const bt_event_class *ec
 static bt_field_class *decoded_payload(bt_trace_class *tc, const bt_field_class *in,
                                        struct event_class_entry *e) {
   bt_field_class *payload = bt_field_class_structure_create(tc);
-  int64_t decoded = payload ? record_fields_append_classes(tc, payload, e->function,
-                                                           e->record_length)
-                            : -1;
+  int64_t decoded =
+      payload ? record_fields_append_classes(tc, payload, e->function, e->record_length) : -1;
   if (decoded < 0)
     goto fail;
   e->decoded = (uint64_t)decoded;
@@ -224,18 +223,19 @@ static int copy_event_fields(const struct event_class_entry *e, const bt_event *
     return -1;
   for (uint64_t i = 0; i < n; i++) {
     const bt_field *slot = bt_field_array_borrow_element_field_by_index_const(record, i);
-    slots[i] = bt_field_class_type_is(bt_field_get_class_type(slot),
-                                      BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)
-                   ? (uint64_t)bt_field_integer_signed_get_value(slot)
-                   : bt_field_integer_unsigned_get_value(slot);
+    slots[i] =
+        bt_field_class_type_is(bt_field_get_class_type(slot), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)
+            ? (uint64_t)bt_field_integer_signed_get_value(slot)
+            : bt_field_integer_unsigned_get_value(slot);
   }
   if (record_fields_set(out_payload, e->function, slots, n, e->record_length))
     return -1;
-  uint64_t members = bt_field_class_structure_get_member_count(bt_field_borrow_class_const(payload));
+  uint64_t members =
+      bt_field_class_structure_get_member_count(bt_field_borrow_class_const(payload));
   for (uint64_t i = 1; i < members; i++)
-    if (ir_copy_field(bt_field_structure_borrow_member_field_by_index_const(payload, i),
-                      bt_field_structure_borrow_member_field_by_index(out_payload,
-                                                                      e->decoded + i - 1)))
+    if (ir_copy_field(
+            bt_field_structure_borrow_member_field_by_index_const(payload, i),
+            bt_field_structure_borrow_member_field_by_index(out_payload, e->decoded + i - 1)))
       return -1;
   return 0;
 }
@@ -248,15 +248,16 @@ static bt_message *event_message(struct decode_iterator *it, const bt_message *i
   bt_stream *stream;
   if (!e || ir_map_stream(&it->map, in_stream, &stream))
     return NULL;
-  bt_packet *packet = bt_stream_class_supports_packets(in_sc)
-                          ? *ir_map_stream_packet(&it->map, in_stream)
-                          : NULL;
+  bt_packet *packet =
+      bt_stream_class_supports_packets(in_sc) ? *ir_map_stream_packet(&it->map, in_stream) : NULL;
   bt_message *out;
   if (bt_stream_class_borrow_default_clock_class_const(in_sc)) {
-    uint64_t at = bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(in));
-    out = packet ? bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, e->out,
-                                                                                 packet, at)
-                 : bt_message_event_create_with_default_clock_snapshot(it->self, e->out, stream, at);
+    uint64_t at =
+        bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(in));
+    out = packet
+              ? bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, e->out,
+                                                                               packet, at)
+              : bt_message_event_create_with_default_clock_snapshot(it->self, e->out, stream, at);
   } else {
     out = packet ? bt_message_event_create_with_packet(it->self, e->out, packet)
                  : bt_message_event_create(it->self, e->out, stream);
@@ -316,7 +317,8 @@ static bt_message *packet_message(struct decode_iterator *it, const bt_message *
   if (begin && bt_stream_class_packets_have_beginning_default_clock_snapshot(in_sc))
     out = bt_message_packet_beginning_create_with_default_clock_snapshot(
         it->self, *open,
-        bt_clock_snapshot_get_value(bt_message_packet_beginning_borrow_default_clock_snapshot_const(in)));
+        bt_clock_snapshot_get_value(
+            bt_message_packet_beginning_borrow_default_clock_snapshot_const(in)));
   else if (begin)
     out = bt_message_packet_beginning_create(it->self, *open);
   else if (bt_stream_class_packets_have_end_default_clock_snapshot(in_sc))
@@ -333,7 +335,7 @@ static bt_message *packet_message(struct decode_iterator *it, const bt_message *
 }
 
 static bt_message *discarded_message(struct decode_iterator *it, const bt_message *in,
-                                      bool events) {
+                                     bool events) {
   const bt_stream *in_stream = events ? bt_message_discarded_events_borrow_stream_const(in)
                                       : bt_message_discarded_packets_borrow_stream_const(in);
   const bt_stream_class *in_sc = bt_stream_borrow_class_const(in_stream);
@@ -352,8 +354,8 @@ static bt_message *discarded_message(struct decode_iterator *it, const bt_messag
               bt_message_discarded_events_borrow_end_default_clock_snapshot_const(in)));
     else
       out = bt_message_discarded_events_create(it->self, stream);
-    if (out && bt_message_discarded_events_get_count(in, &count) ==
-                   BT_PROPERTY_AVAILABILITY_AVAILABLE)
+    if (out &&
+        bt_message_discarded_events_get_count(in, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
       bt_message_discarded_events_set_count(out, count);
   } else {
     if (bt_stream_class_discarded_packets_have_default_clock_snapshots(in_sc))
@@ -365,15 +367,16 @@ static bt_message *discarded_message(struct decode_iterator *it, const bt_messag
               bt_message_discarded_packets_borrow_end_default_clock_snapshot_const(in)));
     else
       out = bt_message_discarded_packets_create(it->self, stream);
-    if (out && bt_message_discarded_packets_get_count(in, &count) ==
-                   BT_PROPERTY_AVAILABILITY_AVAILABLE)
+    if (out &&
+        bt_message_discarded_packets_get_count(in, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
       bt_message_discarded_packets_set_count(out, count);
   }
   return out;
 }
 
 static bt_message *inactivity_message(struct decode_iterator *it, const bt_message *in) {
-  const bt_clock_snapshot *at = bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(in);
+  const bt_clock_snapshot *at =
+      bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(in);
   bt_clock_class *clock;
   if (ir_map_clock_class(&it->map, bt_clock_snapshot_borrow_clock_class_const(at), &clock))
     return NULL;
@@ -461,17 +464,22 @@ static int enqueue(struct decode_iterator *it, bt_message_array_const in, uint64
   size_t needed = it->queue_head + it->queue_count + count;
   if (needed > it->queue_capacity) {
     const bt_message **queue = realloc(it->queue, needed * sizeof *queue);
-    if (!queue)
+    if (!queue) {
+      CAUSE(it, "Cannot queue messages: out of memory");
       rc = -1;
-    else
-      it->queue = queue, it->queue_capacity = needed;
+    } else {
+      it->queue = queue;
+      it->queue_capacity = needed;
+    }
   }
   for (uint64_t i = 0; i < count; i++) {
     const bt_message *out = rc ? NULL : transform(it, in[i]);
-    if (out)
+    if (out) {
       it->queue[it->queue_head + it->queue_count++] = out;
-    else
+    } else if (!rc) {
+      CAUSE(it, "Cannot copy message: type=%d", (int)bt_message_get_type(in[i]));
       rc = -1;
+    }
     bt_message_put_ref(in[i]);
   }
   return rc;
@@ -489,7 +497,8 @@ decode_iterator_next(bt_self_message_iterator *self, bt_message_array_const mess
       if (enqueue(it, in, n))
         return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
       break;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END: return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+      return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END;
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
       return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_AGAIN;
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
@@ -508,10 +517,11 @@ decode_iterator_next(bt_self_message_iterator *self, bt_message_array_const mess
 
 BT_PLUGIN_FILTER_COMPONENT_CLASS(decode, decode_iterator_next);
 BT_PLUGIN_FILTER_COMPONENT_CLASS_DESCRIPTION(
-    decode, "Turn the tracer's call records into events with the calls' parameters by name and type.");
+    decode,
+    "Turn the tracer's call records into events with the calls' parameters by name and type.");
 BT_PLUGIN_FILTER_COMPONENT_CLASS_INITIALIZE_METHOD(decode, decode_initialize);
 BT_PLUGIN_FILTER_COMPONENT_CLASS_FINALIZE_METHOD(decode, decode_finalize);
-BT_PLUGIN_FILTER_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD(decode,
-                                                                          decode_iterator_initialize);
+BT_PLUGIN_FILTER_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD(
+    decode, decode_iterator_initialize);
 BT_PLUGIN_FILTER_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_FINALIZE_METHOD(decode,
                                                                         decode_iterator_finalize);

@@ -54,7 +54,8 @@ void ir_map_clear(struct ir_map *map) {
   pairs_clear(&map->clock_classes, put_clock_class);
 }
 
-#define CAUSE(map, ...) BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT((map)->self, __VA_ARGS__)
+#define CAUSE(map, ...)                                                                            \
+  BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT((map)->self, __VA_ARGS__)
 
 int ir_map_clock_class(struct ir_map *map, const bt_clock_class *in, bt_clock_class **out) {
   *out = NULL;
@@ -259,7 +260,8 @@ bt_packet **ir_map_stream_packet(struct ir_map *map, const bt_stream *in) {
 /* ---- field classes ---- */
 
 static int copy_integer_properties(const bt_field_class *in, bt_field_class *out) {
-  bt_field_class_integer_set_field_value_range(out, bt_field_class_integer_get_field_value_range(in));
+  bt_field_class_integer_set_field_value_range(out,
+                                               bt_field_class_integer_get_field_value_range(in));
   bt_field_class_integer_set_preferred_display_base(
       out, bt_field_class_integer_get_preferred_display_base(in));
   return 0;
@@ -311,10 +313,9 @@ static bt_field_class *copy_array(bt_trace_class *tc, const bt_field_class *in, 
   bt_field_class *element;
   if (ir_copy_field_class(tc, bt_field_class_array_borrow_element_field_class_const(in), &element))
     return NULL;
-  bt_field_class *out =
-      is_static
-          ? bt_field_class_array_static_create(tc, element, bt_field_class_array_static_get_length(in))
-          : bt_field_class_array_dynamic_create(tc, element, NULL);
+  bt_field_class *out = is_static ? bt_field_class_array_static_create(
+                                        tc, element, bt_field_class_array_static_get_length(in))
+                                  : bt_field_class_array_dynamic_create(tc, element, NULL);
   bt_field_class_put_ref(element);
   return out;
 }

@@ -9,7 +9,8 @@
  * one reference to each copy and drops them in ir_map_clear(). The upstream objects are
  * borrowed: they only serve as keys, and stay alive while their messages flow.
  * Every function returns 0 on success, -1 on failure (out of memory, a field class kind
- * that LTTng traces do not have), with a babeltrace2 error cause appended.
+ * that LTTng traces do not have); the ir_map_* functions also append a babeltrace2 error
+ * cause, the ir_copy_* ones leave that to their caller, which knows the event.
  */
 #ifndef TRACER_BT2_IR_COPY_H
 #define TRACER_BT2_IR_COPY_H
@@ -20,7 +21,7 @@
 
 struct ir_pair {
   const void *in;
-  void *out; /* owned */
+  void *out;   /* owned */
   void *extra; /* stream: its current packet (owned), or NULL */
 };
 

@@ -62,8 +62,7 @@ static bt_field_class *enumeration_class(bt_trace_class *tc, const struct tracer
   return fc;
 }
 
-static bt_field_class *integer_class(bt_trace_class *tc, bool is_signed, unsigned bits,
-                                     bool hex) {
+static bt_field_class *integer_class(bt_trace_class *tc, bool is_signed, unsigned bits, bool hex) {
   bt_field_class *fc = is_signed ? bt_field_class_integer_signed_create(tc)
                                  : bt_field_class_integer_unsigned_create(tc);
   if (!fc)
@@ -110,8 +109,7 @@ static int append(bt_field_class *payload, const char *name, bt_field_class *fc)
 }
 
 int64_t record_fields_append_classes(bt_trace_class *tc, bt_field_class *payload,
-                                     const struct tracer_function_desc *f,
-                                     uint64_t record_length) {
+                                     const struct tracer_function_desc *f, uint64_t record_length) {
   int64_t count = 0;
   for (int i = 0; i < HEAD_FIELDS; i++, count++) {
     bool is_signed = i == 2 || i == 3; /* pid, tid */

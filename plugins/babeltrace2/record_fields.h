@@ -26,8 +26,7 @@ enum { RECORD_FIELDS_MAX_SLOTS = 256 };
 /* Appends the call's fields to payload (a structure field class of tc) for a record of
  * record_length slots; returns how many members it appended, or -1 on failure. */
 int64_t record_fields_append_classes(bt_trace_class *tc, bt_field_class *payload,
-                                     const struct tracer_function_desc *f,
-                                     uint64_t record_length);
+                                     const struct tracer_function_desc *f, uint64_t record_length);
 
 /* Sets the members record_fields_append_classes() appended (from member 0 of payload)
  * from the n slots of one record. Returns 0, or -1 when n differs from the length the

@@ -17,16 +17,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 tracer=$(abspath "$1")
 plugin_dir=$(abspath "$2")
 shift 2
-ranks=0
-launcher=""
-options=""
-while [ $# -gt 1 ]; do
-  case $1 in
-  -n) ranks=$2 launcher=$3; shift 3 ;;
-  -o) options=$2; shift 2 ;;
-  *) break ;;
-  esac
-done
+# shellcheck source=run_app.sh
+. "$here/run_app.sh"
+app_options "$@"
+shift "$app_options_used"
 app=$(abspath "$1")
 shift
 e2e_setup
@@ -34,22 +28,8 @@ need_app "$app"
 need_tracer "$tracer"
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh installs it)"
 ls "$plugin_dir"/*.so >/dev/null 2>&1 || fail "no plugin in $plugin_dir (is tracer_babeltrace2 built?)"
-[ -z "$launcher" ] || command -v "$launcher" >/dev/null 2>&1 || skip "no MPI launcher $launcher"
 
-rc=0
-if [ "$ranks" -gt 0 ]; then
-  export TRACER_JOB_TIMEOUT=60 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  oversubscribe=""
-  case $launcher in mpirun.openmpi*) oversubscribe=--oversubscribe ;; esac
-  # shellcheck disable=SC2086
-  "$launcher" $oversubscribe -n "$ranks" "$tracer" -q --trace-output "$tmp/traced.trace" \
-    $options "$app" "$@" >"$tmp/traced.out" 2>"$tmp/traced.err" || rc=$?
-else
-  # shellcheck disable=SC2086
-  run_traced traced -q $options -- "$app" "$@"
-fi
-[ "$rc" -eq 77 ] && skip "the app found no runtime: $(cat "$tmp/traced.err")"
-expect_rc 0 traced
+run_app -q -- "$app" "$@"
 
 # The traces: one, or one per rank (rank-N folders of the job's folder, docs/multi-rank.md).
 if [ "$ranks" -gt 0 ]; then

@@ -23,16 +23,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 TRACER [-n RANKS LAUNCHER] [-o OPTIONS] APP" >&2; exit 2; }
 tracer=$(abspath "$1")
 shift
-ranks=0
-launcher=""
-options=""
-while [ $# -gt 1 ]; do
-  case $1 in
-  -n) ranks=$2 launcher=$3; shift 3 ;;
-  -o) options=$2; shift 2 ;;
-  *) break ;;
-  esac
-done
+# shellcheck source=run_app.sh
+. "$here/run_app.sh"
+app_options "$@"
+shift "$app_options_used"
 app=$(abspath "$1")
 e2e_setup
 need_app "$app"
@@ -40,7 +34,6 @@ need_tracer "$tracer"
 command -v otf2-print >/dev/null 2>&1 || fail "otf2-print not found (scripts/setup.sh installs otf2-tools)"
 /usr/bin/python3 -c 'import otf2' 2>/dev/null ||
   fail "Debian's python3 cannot import otf2 (scripts/setup.sh installs python3-otf2)"
-[ -z "$launcher" ] || command -v "$launcher" >/dev/null 2>&1 || skip "no MPI launcher $launcher"
 
 check_args=""
 [ "$ranks" -gt 0 ] && check_args="--ranks $ranks"
@@ -78,21 +71,9 @@ tampered() {
   fi
 }
 
-rc=0
 exports="--otf2 $tmp/otf2 --flame $tmp/stacks.folded -j -o $tmp/tally.json"
-if [ "$ranks" -gt 0 ]; then
-  export TRACER_JOB_TIMEOUT=60 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  oversubscribe=""
-  case $launcher in mpirun.openmpi*) oversubscribe=--oversubscribe ;; esac
-  # shellcheck disable=SC2086
-  "$launcher" $oversubscribe -n "$ranks" "$tracer" --trace-output "$tmp/traced.trace" \
-    $options $exports "$app" >"$tmp/traced.out" 2>"$tmp/traced.err" || rc=$?
-else
-  # shellcheck disable=SC2086
-  run_traced traced $options $exports -- "$app"
-fi
-[ "$rc" -eq 77 ] && skip "the app found no runtime: $(cat "$tmp/traced.err")"
-expect_rc 0 traced
+# shellcheck disable=SC2086
+run_app $exports -- "$app"
 [ -s "$tmp/otf2/traces.otf2" ] || fail "no OTF2 archive written; stderr: $(cat "$tmp/traced.err")"
 check run "$tmp/otf2" "$tmp/stacks.folded" "$tmp/tally.json"
 tampered "$tmp/otf2" "$tmp/stacks.folded" "$tmp/tally.json"
