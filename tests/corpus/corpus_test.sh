@@ -79,10 +79,14 @@ bt2=""
 if command -v babeltrace2 >/dev/null && [ -d "$build/lib/babeltrace2" ]; then
   export TRACER_BACKEND_PATH="$tmp/backends"
   babeltrace2 --plugin-path="$build/lib/babeltrace2" "$tmp/trace" -c filter.tracer.decode \
-    >"$tmp/decoded.txt" && "$build/bin/tracer" -q -r "$tmp/trace" -t -o "$tmp/text.txt" &&
-    /usr/bin/python3 "$root/tests/exports/babeltrace2_check.py" "$tmp/text.txt" \
-      "$tmp/decoded.txt" >"$tmp/bt2.txt" 2>&1 ||
-    { echo "FAIL: $backend: babeltrace2's plugin and tracer -t differ:" >&2; cat "$tmp/bt2.txt" >&2; exit 1; }
+    >"$tmp/decoded.txt"
+  "$build/bin/tracer" -q -r "$tmp/trace" -t -o "$tmp/text.txt"
+  if ! /usr/bin/python3 "$root/tests/exports/babeltrace2_check.py" "$tmp/text.txt" \
+    "$tmp/decoded.txt" >"$tmp/bt2.txt" 2>&1; then
+    echo "FAIL: $backend: babeltrace2's plugin and tracer -t differ:" >&2
+    cat "$tmp/bt2.txt" >&2
+    exit 1
+  fi
   unset TRACER_BACKEND_PATH
   bt2=$(cat "$tmp/bt2.txt")
 fi

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared by exports_test.sh and babeltrace2_test.sh (sourced, POSIX sh, after
 # ../e2e/lib.sh): how they take and run the app they trace.
 
