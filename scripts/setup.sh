@@ -8,7 +8,7 @@ packages="
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
   clang-tools-19
   libyaml-dev
-  liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
+  liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2
   protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo

@@ -1,6 +1,7 @@
 """babeltrace2's decoded calls against `tracer -t`'s, field by field.
 
 Usage: babeltrace2_check.py TRACER_TEXT BABELTRACE2_TEXT [--tamper]
+       babeltrace2_check.py --bt2 PLUGIN_DIR TRACE TRACER_TEXT [--tamper]
 
 TRACER_TEXT is `tracer -r TRACE -t`: each call an entry line (its arguments) and an exit
 line (result, status, out values). BABELTRACE2_TEXT is `babeltrace2 TRACE -c
@@ -9,7 +10,9 @@ filter.tracer.decode` (sink.text.pretty): each call one event whose payload has 
 process, thread and function in start order; every field must be there on both sides
 with the same value: numbers equal, names equal the enumeration's label (or its number
 when the value has no name), out values an option's value (`{ 1 }`), NULL an option
-without a value (`<none>`). --tamper changes one value
+without a value (`<none>`). With --bt2 the calls come from babeltrace2's Python bindings
+(bt2) reading TRACE through the plugin, as a program would, instead of from the CLI's
+text. --tamper changes one value
 of the tracer's side first, to show that the check can fail.
 """
 import re
@@ -214,11 +217,62 @@ def babeltrace2_calls(path):
     return calls
 
 
+def bt2_value(field):
+    """A field read through babeltrace2's Python bindings, as the text parser gives it."""
+    import bt2  # Debian's python3-bt2: /usr/bin/python3 only
+
+    if isinstance(field, bt2._OptionFieldConst):
+        inner = field.field
+        return ("atom", "<none>") if inner is None else ("option", bt2_value(inner))
+    if isinstance(field, (bt2._UnsignedEnumerationFieldConst, bt2._SignedEnumerationFieldConst)):
+        return ("enum", list(field.labels), ("atom", str(int(field))))
+    if isinstance(field, bt2._IntegerFieldConst):
+        return ("atom", str(int(field)))
+    if isinstance(field, bt2._RealFieldConst):
+        return ("atom", repr(float(field)))
+    if isinstance(field, bt2._StringFieldConst):
+        return ("str", str(field))
+    if isinstance(field, bt2._StructureFieldConst):
+        return ("struct", {name: bt2_value(member) for name, member in field.items()})
+    if isinstance(field, bt2._ArrayFieldConst):
+        return ("array", [bt2_value(element) for element in field])
+    return ("atom", str(field))
+
+
+def bt2_calls(plugin_dir, trace):
+    """The same calls read by the Python bindings: the trace's source, then the plugin's
+    filter.tracer.decode, as a program would use them."""
+    import bt2
+
+    plugins = bt2.find_plugins_in_path(plugin_dir)
+    decode = [p for p in plugins if p.name == "tracer"][0].filter_component_classes["decode"]
+    messages = bt2.TraceCollectionMessageIterator(
+        bt2.AutoSourceComponentSpec(trace), filter_component_specs=[bt2.ComponentSpec(decode)])
+    calls = defaultdict(list)
+    for message in messages:
+        if type(message) is not bt2._EventMessageConst:
+            continue
+        provider, _, name = message.event.name.partition(":")
+        payload = message.event.payload_field
+        if not provider.startswith("lttng_ust_") or provider == "lttng_ust_tracer" or \
+                payload is None or "start" not in payload:
+            continue
+        fields = {n: bt2_value(f) for n, f in payload.items()}
+        key = (int(payload["pid"]), int(payload["tid"]), provider, name)
+        calls[key].append(fields)
+    for key in calls:
+        calls[key].sort(key=lambda fields: number(fields["start"][1]))
+    return calls
+
+
 def main():
     args = sys.argv[1:]
     tamper = "--tamper" in args
     args = [a for a in args if a != "--tamper"]
-    ours, theirs = tracer_calls(args[0]), babeltrace2_calls(args[1])
+    if args[0] == "--bt2":  # --bt2 PLUGIN_DIR TRACE TRACER_TEXT
+        ours, theirs = tracer_calls(args[3]), bt2_calls(args[1], args[2])
+    else:
+        ours, theirs = tracer_calls(args[0]), babeltrace2_calls(args[1])
     if tamper:  # one value changed: the check must see it
         for key in sorted(ours):
             for call in ours[key]:

@@ -7,7 +7,8 @@
 #  - babeltrace2 alone shows the calls as opaque `record` arrays (what the plugin is for);
 #  - `babeltrace2 --plugin-path=PLUGIN_DIR TRACE -c filter.tracer.decode` shows none, and
 #    babeltrace2_check.py finds each call of `tracer -r TRACE -t` there with every field
-#    equal, by name (and, tampered with, finds the difference);
+#    equal, by name (and, tampered with, finds the difference); so does a program reading
+#    the trace through the plugin with babeltrace2's Python bindings (bt2);
 #  - the plugin changes nothing else: as many events, the runtime's printed the same.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +28,8 @@ e2e_setup
 need_app "$app"
 need_tracer "$tracer"
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh installs it)"
+/usr/bin/python3 -c 'import bt2' 2>/dev/null ||
+  fail "Debian's python3 cannot import bt2 (scripts/setup.sh installs python3-bt2)"
 ls "$plugin_dir"/*.so >/dev/null 2>&1 || fail "no plugin in $plugin_dir (is tracer_babeltrace2 built?)"
 
 run_app -q -- "$app" "$@"
@@ -56,6 +59,13 @@ for trace in $traces; do
     >"$tmp/check.$n.txt" 2>&1 || {
     echo "FAIL: $e2e_name: babeltrace2's decoded calls differ from tracer -t's ($trace):" >&2
     sed 's/^/  /' "$tmp/check.$n.txt" >&2
+    exit 1
+  }
+  # The same through babeltrace2's Python bindings, as a program would read it.
+  /usr/bin/python3 "$here/babeltrace2_check.py" --bt2 "$plugin_dir" "$trace" "$tmp/text.$n.txt" \
+    >"$tmp/bt2.$n.txt" 2>&1 || {
+    echo "FAIL: $e2e_name: the Python bindings' decoded calls differ from tracer -t's ($trace):" >&2
+    sed 's/^/  /' "$tmp/bt2.$n.txt" >&2
     exit 1
   }
   if /usr/bin/python3 "$here/babeltrace2_check.py" --tamper "$tmp/text.$n.txt" \
