@@ -20,11 +20,13 @@
 #     (scaling.sh).
 #  7. polls: MPI_Test calls that find nothing, and hpcc's RandomAccess, traced against
 #     untraced (polls.sh).
+#  8. exports: the exports that read the trace's events: `tracer -r DIR --otf2 X`,
+#     `--flame F` and both, against `tracer -r DIR` alone, on the same kind of trace.
 # BENCH_BASELINE=BUILD_DIR: another build (before a change) measured in the same rounds
 # by fixed and read.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
-# BENCH_SECTIONS="overhead rate analysis once fixed read scaling polls" (the default) picks the
-# parts to run; BENCH_REPS
+# BENCH_SECTIONS="overhead rate analysis once fixed read scaling polls exports" (the
+# default) picks the parts to run; BENCH_REPS
 # the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
 # BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
 # (default bench/RESULTS.md); BENCH_UFTRACE_OPTS extra uftrace options (a carried
@@ -37,7 +39,7 @@ tracer=$build/bin/tracer
 loop=$build/bench/cl_loop
 lib=$build/lib/libtracer_opencl.so
 reps=${BENCH_REPS:-5}
-sections=${BENCH_SECTIONS:-overhead rate analysis once fixed read scaling polls}
+sections=${BENCH_SECTIONS:-overhead rate analysis once fixed read scaling polls exports}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
 calls=${BENCH_CALLS:-1000000}
 thread_counts=${BENCH_THREADS:-1 2}
@@ -403,6 +405,63 @@ if has_section polls; then
     sh "$here/polls.sh" "$build" >>"$report"
   fi
 fi
+if has_section exports; then
+# ---- The exports that read the events: OTF2 and folded stacks ----
+# Each is a consumer of the one read (it needs time order, as the gap report does). The
+# wall time of a loaded 2-core machine varies with the other jobs; the CPU time (user +
+# sys) of the same runs is steadier, so both are given. Interleaved runs, medians.
+trace=$tmp/exports
+$as_user "$tracer" -q -b opencl --trace-output "$trace" -o /dev/null -- \
+  "$loop" --calls "$analysis_calls" --copy-every 1000 >/dev/null
+events=$("$tracer" -q -r "$trace" -j | jq .events)
+cpu_and_wall() { # name command...: "wall cpu" seconds appended to $tmp/name.runs
+  name=$1
+  shift
+  start=$(date +%s.%N)
+  /usr/bin/time -f "%U %S" -o "$tmp/$name.cpu" "$@" >/dev/null 2>"$tmp/$name.err" || {
+    echo "run_bench: $name failed:" >&2; cat "$tmp/$name.err" >&2; exit 1; }
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" '{printf "%.3f %.3f\n", b - a, $1 + $2}' "$tmp/$name.cpu" \
+    >>"$tmp/$name.runs"
+}
+for k in plain otf2 flame both; do rm -f "$tmp/$k.runs"; done
+i=0
+while [ $i -lt "$reps" ]; do
+  rm -rf "$tmp/x.otf2"
+  cpu_and_wall plain "$tracer" -q -r "$trace" -o /dev/null
+  cpu_and_wall otf2 "$tracer" -q -r "$trace" -o /dev/null --otf2 "$tmp/x.otf2"
+  cpu_and_wall flame "$tracer" -q -r "$trace" -o /dev/null --flame "$tmp/x.folded"
+  cpu_and_wall both "$tracer" -q -r "$trace" -o /dev/null --otf2 "$tmp/x.otf2" \
+    --flame "$tmp/x.folded"
+  i=$((i + 1))
+done
+archive_mib=$(du -sm "$tmp/x.otf2" | cut -f1)
+wall_of() { awk '{print $1}' "$tmp/$1.runs" | median; }
+cpu_of() { awk '{print $2}' "$tmp/$1.runs" | median; }
+{
+  echo
+  echo "## The exports that read the events (OTF2, folded stacks)"
+  echo
+  echo "The same kind of trace as above ($events events, a copy after every 1000 calls);"
+  echo "\`tracer -r DIR\` alone (tally and gap report) against the same with the exports."
+  echo "Seconds, median of $reps interleaved runs: wall, and CPU (user + sys). The OTF2"
+  echo "archive holds ${archive_mib} MiB."
+  echo
+  echo "| run | wall | CPU | wall / -r alone | CPU / -r alone |"
+  echo "|---|---|---|---|---|"
+  for k in plain otf2 flame both; do
+    case $k in
+    plain) label="\`-r DIR\`" ;;
+    otf2) label="\`-r DIR --otf2 X\`" ;;
+    flame) label="\`-r DIR --flame F\`" ;;
+    both) label="\`-r DIR --otf2 X --flame F\`" ;;
+    esac
+    echo "| $label | $(wall_of $k) s | $(cpu_of $k) s | $(ratio "$(wall_of $k)" "$(wall_of plain)") | $(ratio "$(cpu_of $k)" "$(cpu_of plain)") |"
+  done
+} >>"$report"
+rm -rf "$trace" "$tmp/x.otf2"
+
+fi # exports
 
 # Sections measured on other machines (the GPU machine's: bench/gpu/) are kept as they are.
 if [ "$quick" != "--quick" ] && [ -f "$results" ]; then

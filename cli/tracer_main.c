@@ -38,6 +38,13 @@ static const char usage[] =
     "                         over the median by more than PCT%% (default 25)\n"
     "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
     "      --csv FILE         also write the tally as CSV to FILE (one line per table row)\n"
+    "      --otf2 DIR         also write the trace as an OTF2 archive in DIR (open\n"
+    "                         DIR/traces.otf2 in Vampir, Scalasca, otf2-print); DIR is\n"
+    "                         new, empty or an archive to replace; an MPI job gets one\n"
+    "      --flame FILE       also write folded stacks for flame graphs: FILE weighted by\n"
+    "                         device time (rank;regions;calls;-;kernel), and FILE with\n"
+    "                         .host before its extension weighted by the time in API\n"
+    "                         calls (stacks.host.folded); an MPI job gets one pair\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status; written 32 calls an event, and a SIGKILL loses a\n"
     "                         thread's last 31 at most), default (scalar arguments and\n"
@@ -139,7 +146,9 @@ int main(int argc, char **argv) {
     OPT_TRACED_RANKS,
     OPT_EVENTS,
     OPT_RANKS,
-    OPT_CSV
+    OPT_CSV,
+    OPT_OTF2,
+    OPT_FLAME
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -166,6 +175,8 @@ int main(int argc, char **argv) {
       {"timeline-format", required_argument, NULL, OPT_TIMELINE_FORMAT},
       {"timeline-split", required_argument, NULL, OPT_TIMELINE_SPLIT},
       {"csv", required_argument, NULL, OPT_CSV},
+      {"otf2", required_argument, NULL, OPT_OTF2},
+      {"flame", required_argument, NULL, OPT_FLAME},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -286,6 +297,8 @@ int main(int argc, char **argv) {
     case 'q': quiet = true; break;
     case 'v': verbose = true; break;
     case OPT_CSV: o.csv_path = optarg; break;
+    case OPT_OTF2: o.otf2_path = optarg; break;
+    case OPT_FLAME: o.flame_path = optarg; break;
     case OPT_CHECK: o.check = true; break;
     case OPT_TRACED_RANKS: o.traced_ranks = optarg; break;
     case 'h': print_usage(stdout); return 0;

@@ -8,7 +8,7 @@ packages="
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
   clang-tools-19
   libyaml-dev
-  liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
+  liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2
   protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
@@ -18,6 +18,7 @@ packages="
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev libfftw3-dev libpng-dev
   libxml2-dev libxml2-utils
+  libopen-trace-format2-dev otf2-tools python3-otf2
   python3-mpi4py lammps lammps-examples hpcc python3-torch
 "
 

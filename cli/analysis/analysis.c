@@ -88,11 +88,12 @@ static void close_timeline(struct timeline_product *t, const char *read_error,
       failed = true;
     }
     if (!failed) {
-      *result = (struct analysis_result){.timeline = true, .slices = stats.slices,
-                                         .flows = stats.flows,
-                                         .counter_values = stats.counter_values,
-                                         .bytes = stats.bytes, .parts = stats.parts,
-                                         .csv = result->csv, .read = result->read};
+      result->timeline = true;
+      result->slices = stats.slices;
+      result->flows = stats.flows;
+      result->counter_values = stats.counter_values;
+      result->bytes = stats.bytes;
+      result->parts = stats.parts;
     }
   }
   fold_causes(d, mark, "Cannot write the timeline");

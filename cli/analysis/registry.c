@@ -11,6 +11,8 @@ extern const struct output text_output;        /* reports/text/text_output.c */
 extern const struct output perfetto_output;    /* exports/perfetto/perfetto_output.c */
 extern const struct output chrome_json_output; /* exports/chrome_json/chrome_json_output.c */
 extern const struct output csv_output;         /* exports/csv/tally_csv.c */
+extern const struct output otf2_output;        /* exports/otf2/otf2_output.c */
+extern const struct output flame_output;       /* exports/flame/flame_output.c */
 
 const struct output *const outputs[] = {
     &tally_output,
@@ -19,5 +21,7 @@ const struct output *const outputs[] = {
     &perfetto_output,
     &chrome_json_output,
     &csv_output,
+    &otf2_output,
+    &flame_output,
     NULL,
 };

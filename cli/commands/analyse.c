@@ -11,10 +11,12 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "flame.h"
 #include "job_folder.h"
 #include "job_report.h"
 #include "log.h"
 #include "node_gather.h"
+#include "rank_exports.h"
 #include "run_record.h"
 
 void report_errors(const struct diag *d, const char *prefix) {
@@ -109,7 +111,58 @@ static void say_timeline(const char *path, const char *json, const struct analys
     log_info("timeline: %s (Chrome trace-event JSON)", json);
 }
 
+int export_job(const struct tracer_options *o, const char *job_dir, long size,
+               bool parts_written) {
+  if (!o->otf2_path && !o->flame_path)
+    return 0;
+  struct diag d;
+  diag_init(&d);
+  if (!parts_written) { /* a replay: each rank's part from its trace, one after another */
+    long *ranks = NULL;
+    size_t n = job_folder_ranks(job_dir, &ranks);
+    for (size_t i = 0; i < n; i++) {
+      char folder[PATH_MAX];
+      job_rank_folder(job_dir, ranks[i], folder, sizeof folder);
+      log_debug("rank %ld: writing its part of the job's exports", ranks[i]);
+      if (rank_exports_write(folder, o->otf2_path != NULL, o->flame_path != NULL, o->threads,
+                             &d)) {
+        char chain[1024];
+        log_warn("rank %ld: %s", ranks[i], diag_join(&d, chain, sizeof chain));
+        diag_clear(&d);
+      }
+    }
+    free(ranks);
+  }
+  struct rank_exports_stats stats;
+  int rc = rank_exports_join(job_dir, size, o->otf2_path, o->flame_path, &stats, &d)
+               ? TRACER_EXIT_ANALYSIS
+               : 0;
+  report_errors(&d, NULL);
+  diag_clear(&d);
+  if (o->otf2_path && stats.otf2_ranks && !rc)
+    log_info("OTF2 archive: %s/traces.otf2 (%u ranks, %llu locations, %llu events)",
+             o->otf2_path, stats.otf2_ranks, (unsigned long long)stats.otf2_locations,
+             (unsigned long long)stats.otf2_events);
+  if (o->flame_path && stats.flame_ranks && !rc) {
+    char host[PATH_MAX];
+    flame_host_path(o->flame_path, host, sizeof host);
+    log_info("folded stacks: %s (device time, %llu stacks), %s (host time, %llu stacks), %u "
+             "ranks",
+             o->flame_path, (unsigned long long)stats.flame_device_lines, host,
+             (unsigned long long)stats.flame_host_lines, stats.flame_ranks);
+  }
+  return rc;
+}
+
 int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
+  if (job_folder_is_job(trace_dir) && (o->otf2_path || o->flame_path)) {
+    /* A job's exports are made per rank and joined, the reports as for any job. */
+    struct tracer_options reports = *o;
+    reports.otf2_path = reports.flame_path = NULL;
+    int rc = analyse_trace(&reports, trace_dir);
+    int erc = export_job(o, trace_dir, 0, false);
+    return rc ? rc : erc;
+  }
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
   if (o->ranks) {
@@ -143,6 +196,8 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .timeline_split = o->timeline_split,
       .app_name = app[0] ? app : NULL,
       .csv_path = o->csv_path,
+      .otf2_path = o->otf2_path,
+      .flame_path = o->flame_path,
       .progress = progress ? draw_progress : NULL,
   };
   struct analysis_result result;
@@ -164,5 +219,15 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
     say_timeline(path, request.timeline_json_path, &result);
   if (result.csv)
     log_info("tally as CSV: %s", o->csv_path);
+  if (result.otf2)
+    log_info("OTF2 archive: %s/traces.otf2 (%llu locations, %llu events)", o->otf2_path,
+             (unsigned long long)result.otf2_locations, (unsigned long long)result.otf2_events);
+  if (result.flame) {
+    char host[PATH_MAX];
+    flame_host_path(o->flame_path, host, sizeof host);
+    log_info("folded stacks: %s (device time, %llu stacks), %s (host time, %llu stacks)",
+             o->flame_path, (unsigned long long)result.flame_device_lines, host,
+             (unsigned long long)result.flame_host_lines);
+  }
   return close_output(o, out, rc);
 }

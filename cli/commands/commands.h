@@ -57,6 +57,8 @@ struct tracer_options {
   bool timeline_json;       /* --timeline-format json */
   uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   const char *csv_path;     /* --csv FILE */
+  const char *otf2_path;    /* --otf2 DIR: the trace as an OTF2 archive */
+  const char *flame_path;   /* --flame FILE: folded stacks (and FILE's host twin) */
   char **app;               /* argv of the app */
   const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
   bool job_member;          /* one rank of a job: rank 0 reports for all */
@@ -79,6 +81,11 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir);
  * (NULL: those whose folders the job has), waited for at most timeout_s. */
 int analyse_job(const struct tracer_options *o, const char *job_dir, const long *ranks,
                 size_t n, unsigned timeout_s);
+/* An MPI job's OTF2 archive and folded stacks (--otf2, --flame) from its ranks' parts
+ * (cli/job/rank_exports.h), which are written first unless parts_written; size: the
+ * job's ranks (0: its folders'). 0 or an exit status. */
+int export_job(const struct tracer_options *o, const char *job_dir, long size,
+               bool parts_written);
 /* Each cause of d as an error line, prefixed (when not NULL) and joined as a chain. */
 void report_errors(const struct diag *d, const char *prefix);
 

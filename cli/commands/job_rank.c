@@ -3,7 +3,8 @@
  * `tracer APP` would, reduces its trace into its result and, with -l, writes its own
  * timeline; each node's first rank merges the node's results (cli/job/node_gather.h);
  * rank 0, once its own app is done, waits for the others' and prints one report for the
- * job, and joins the ranks' timelines. */
+ * job, joins the ranks' timelines and makes the job's OTF2 archive and folded stacks from
+ * the ranks' parts (cli/job/rank_exports.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -121,6 +122,7 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
            rank->launcher, job_dir);
   struct tracer_options report = *o;
   report.timeline = false; /* the ranks wrote theirs: joined, not built again */
+  report.otf2_path = report.flame_path = NULL; /* likewise */
   int arc = o->text ? analyse_trace(&report, job_dir)
                     : analyse_job(&report, job_dir, ranks, n, timeout);
   free(ranks);
@@ -128,6 +130,8 @@ int command_job_rank(const struct tracer_options *o, const struct rank_env *rank
     int jrc = join_rank_timelines(o, job_dir);
     arc = arc ? arc : jrc;
   }
+  int erc = export_job(o, job_dir, rank->size, true); /* --otf2, --flame: the ranks' parts */
+  arc = arc ? arc : erc;
   free(job_dir);
   return rc ? rc : arc;
 }

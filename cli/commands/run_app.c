@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "fork_listener.h"
 #include "launch.h"
+#include "rank_exports.h"
 #include "rank_timeline.h"
 #include "log.h"
 #include "rank_env.h"
@@ -287,6 +288,17 @@ static void write_rank_timeline(const struct tracer_options *o, const char *rank
   diag_clear(&d);
 }
 
+/* --otf2, --flame in a job: each rank writes its part (cli/job/rank_exports.h). */
+static void write_rank_exports(const struct tracer_options *o, const char *rank_dir) {
+  struct diag d;
+  diag_init(&d);
+  char chain[1024];
+  if (rank_exports_write(rank_dir, o->otf2_path != NULL, o->flame_path != NULL, o->threads, &d))
+    log_error("Cannot write the rank's part of the job's exports: %s",
+              diag_join(&d, chain, sizeof chain));
+  diag_clear(&d);
+}
+
 /* The session daemon did not answer in time (session_set_hang_handler): a thread is
  * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
 void command_daemon_hang(const char *message) {
@@ -471,6 +483,8 @@ int command_run_app(const struct tracer_options *o) {
   }
   if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
     write_rank_timeline(o, trace_dir);
+  if (o->job_member && (o->otf2_path || o->flame_path))
+    write_rank_exports(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     log_warn("cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
   if (!run.clean)

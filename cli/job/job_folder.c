@@ -22,6 +22,11 @@ static bool rank_of(const char *name, long *rank) {
   return !*end && *rank >= 0;
 }
 
+bool job_folder_rank_of(const char *dir, long *rank) {
+  const char *base = strrchr(dir, '/');
+  return rank_of(base ? base + 1 : dir, rank);
+}
+
 static int by_rank(const void *a, const void *b) {
   long x = *(const long *)a, y = *(const long *)b;
   return (x > y) - (x < y);

@@ -15,6 +15,9 @@
 /* The folder of rank in job_dir, into out. */
 void job_rank_folder(const char *job_dir, long rank, char *out, size_t size);
 
+/* The rank a job's rank-N folder (a path ending in it) is for; false when not so named. */
+bool job_folder_rank_of(const char *dir, long *rank);
+
 /* True when dir holds at least one rank-N folder, or per-node results (node_gather.h). */
 bool job_folder_is_job(const char *dir);
 

@@ -19,18 +19,6 @@
 
 #define RANK_TIMELINE_FILE "timeline.pftrace"
 
-/* The rank a job's rank-N folder is for; false when the folder is not named so. */
-static bool rank_of_folder(const char *dir, long *rank) {
-  const char *base = strrchr(dir, '/');
-  base = base ? base + 1 : dir;
-  size_t n = strlen(JOB_RANK_PREFIX);
-  if (strncmp(base, JOB_RANK_PREFIX, n) != 0 || !base[n])
-    return false;
-  char *end;
-  *rank = strtol(base + n, &end, 10);
-  return *end == '\0' && *rank >= 0;
-}
-
 /* The app's name from the run record's command: its first word, without its folder. */
 static void app_name(const char *dir, char *out, size_t size) {
   struct run_record run;
@@ -49,7 +37,7 @@ static void app_name(const char *dir, char *out, size_t size) {
 int rank_timeline_write(const char *rank_dir, uint64_t split_bytes, struct timeline_stats *stats,
                         struct diag *d) {
   long rank;
-  if (!rank_of_folder(rank_dir, &rank))
+  if (!job_folder_rank_of(rank_dir, &rank))
     return diag_error(d, "Cannot write the rank's timeline: %s is no rank-N folder", rank_dir);
   struct trace_reader *reader;
   if (trace_reader_open(rank_dir, &reader, d))

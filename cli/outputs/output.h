@@ -48,6 +48,8 @@ struct analysis_request {
   uint64_t timeline_split;       /* --timeline-split (0: the default) */
   const char *app_name;          /* shown with process ids in the timeline; may be NULL */
   const char *csv_path;          /* --csv: the tally as CSV; NULL: none */
+  const char *otf2_path;         /* --otf2: the OTF2 archive's folder; NULL: none */
+  const char *flame_path;        /* --flame: the folded stacks (device time); NULL: none */
   /* While the trace is read: how far (trace_read_options.progress); NULL: nothing. */
   void (*progress)(void *context, uint64_t done, uint64_t total, bool finished);
   void *progress_context;
@@ -60,6 +62,10 @@ struct analysis_result {
   unsigned parts;                /* Perfetto files (more than 1: split, with a summary) */
   bool csv;                      /* the CSV was written */
   struct trace_read_report read; /* how the trace was read (its one read) */
+  bool flame;                    /* the folded stacks were written: */
+  uint64_t flame_device_lines, flame_host_lines;
+  bool otf2;                     /* the OTF2 archive was written: */
+  uint64_t otf2_locations, otf2_events;
 };
 
 /* What a run hands its outputs. */

@@ -73,4 +73,21 @@ errors=$(jq --arg b "$backend" '[.backends[] | select(.name == $b) | .host[] |
                                  select((.errors // 0) > 0) | "\(.name): \(.errors)"]' \
          "$tmp/tally.json")
 [ "$errors" = "[]" ] || { echo "FAIL: $backend: calls counted as errors: $errors" >&2; exit 1; }
-echo "$backend: $(wc -l <"$tmp/expected") functions, $(awk '{ n += $2 } END { print n }' "$tmp/expected") calls, counted as ltrace counts them: $run"
+# babeltrace2's plugin decodes the backend found on the path as `tracer -t` does
+# (docs/babeltrace2.md).
+bt2=""
+if command -v babeltrace2 >/dev/null && [ -d "$build/lib/babeltrace2" ]; then
+  export TRACER_BACKEND_PATH="$tmp/backends"
+  babeltrace2 --plugin-path="$build/lib/babeltrace2" "$tmp/trace" -c filter.tracer.decode \
+    >"$tmp/decoded.txt"
+  "$build/bin/tracer" -q -r "$tmp/trace" -t -o "$tmp/text.txt"
+  if ! /usr/bin/python3 "$root/tests/exports/babeltrace2_check.py" "$tmp/text.txt" \
+    "$tmp/decoded.txt" >"$tmp/bt2.txt" 2>&1; then
+    echo "FAIL: $backend: babeltrace2's plugin and tracer -t differ:" >&2
+    cat "$tmp/bt2.txt" >&2
+    exit 1
+  fi
+  unset TRACER_BACKEND_PATH
+  bt2=$(cat "$tmp/bt2.txt")
+fi
+echo "$backend: $(wc -l <"$tmp/expected") functions, $(awk '{ n += $2 } END { print n }' "$tmp/expected") calls, counted as ltrace counts them: $run${bt2:+; babeltrace2: $bt2}"

@@ -8,7 +8,11 @@
 #    per rank, and the regions each rank opened (ITT, through itt_regions.c), as the
 #    ranks counted them;
 #  - one timeline for the job: one process track per rank, named "rank N (HOST)", with
-#    that rank's region slices.
+#    that rank's region slices;
+#  - one OTF2 archive for the job (--otf2), read by otf2-print, with one process location
+#    group per rank and the tally's enters per region (tests/exports/otf2_check.py), and
+#    one pair of folded stacks (--flame) rooted at the ranks, adding up to the tally
+#    (tests/exports/flame_check.py).
 # Usage: torch_ddp_test.sh TRACER ITT_REGIONS PFTRACE_DUMP
 set -eu
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -34,6 +38,7 @@ for rank in 0 1; do
     TORCHELASTIC_RUN_ID="ddp-$$" MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
     APP_MANIFEST="$tmp/app" \
     "$tracer" -j -o "$tmp/job.json" -l "$tmp/job.pftrace" --trace-output "$tmp/job" \
+    --otf2 "$tmp/job.otf2" --flame "$tmp/job.folded" \
     "$python" "$e2e_dir/../realapps/torch_ddp.py" $steps >"$tmp/rank$rank.out" 2>"$tmp/rank$rank.err" &
   pids="$pids $!"
 done
@@ -81,4 +86,12 @@ problems=$(jq -r --slurpfile m "$tmp/manifests.json" '
     ] | .[]' "$tmp/dump.json") || fail "cannot check the timeline"
 [ -z "$problems" ] || fail "the job's timeline:
 $problems"
-echo "torch_ddp: 2 ranks, one report and one timeline; regions $(jq -c . "$tmp/actual.json")"
+# One OTF2 archive and one pair of folded stacks for the job.
+otf2-print "$tmp/job.otf2/traces.otf2" >/dev/null 2>"$tmp/print.err" ||
+  fail "otf2-print cannot read the job's archive: $(cat "$tmp/print.err")"
+"$python" "$e2e_dir/../exports/otf2_check.py" "$tmp/job.otf2" "$tmp/job.json" --ranks 2 \
+  >"$tmp/otf2.txt" 2>&1 || fail "the job's OTF2 archive: $(cat "$tmp/otf2.txt")"
+"$python" "$e2e_dir/../exports/flame_check.py" "$tmp/job.folded" "$tmp/job.host.folded" \
+  "$tmp/job.json" --ranks 2 >"$tmp/flame.txt" 2>&1 ||
+  fail "the job's folded stacks: $(cat "$tmp/flame.txt")"
+echo "torch_ddp: 2 ranks, one report, one timeline, one OTF2 archive ($(cat "$tmp/otf2.txt")), one pair of folded stacks; regions $(jq -c . "$tmp/actual.json")"

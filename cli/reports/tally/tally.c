@@ -96,6 +96,23 @@ static void on_batched_call(struct tally *t, struct tally_backend *b,
     stat_add(&row->time, c->duration_ns, c->failed);
 }
 
+int tally_call_row(const struct trace_call *c) {
+  const struct tracer_function_desc *f = &c->desc->functions[c->function];
+  const struct event_info *info = c->from.info;
+  if (c->batched || !info || info->row < 0)
+    return c->function;
+  uint64_t slots[256];
+  if ((size_t)f->slots[info->row].index >=
+      trace_call_record(c, slots, f->slots[info->row].index + 1u))
+    return c->function;
+  /* Tallied per value of a param: the value's row (trace.rows of the spec). */
+  int64_t value = event_map_slot_value(&f->slots[info->row], slots[f->slots[info->row].index]);
+  for (uint32_t k = 0; f->row_names && k < f->row_names->count; k++)
+    if (f->row_names->values[k].value == value && f->row_first + k < c->desc->function_count)
+      return (int)(f->row_first + k);
+  return c->function;
+}
+
 static int on_call(void *context, const struct trace_call *c) {
   struct tally *t = context;
   struct tally_backend *b = &t->backends[c->backend];
@@ -104,20 +121,9 @@ static int on_call(void *context, const struct trace_call *c) {
     return 0;
   }
   const struct tracer_function_desc *f = &c->desc->functions[c->function];
-  const struct event_info *info = c->from.info;
   bool error = c->failed;
-  int64_t function = c->function;
+  int64_t function = tally_call_row(c);
   uint64_t slots[256];
-  if (info->row >= 0 && (size_t)f->slots[info->row].index <
-                            trace_call_record(c, slots, f->slots[info->row].index + 1u)) {
-    /* Tallied per value of a param: the value's row (trace.rows of the spec). */
-    int64_t value = event_map_slot_value(&f->slots[info->row], slots[f->slots[info->row].index]);
-    for (uint32_t k = 0; f->row_names && k < f->row_names->count; k++)
-      if (f->row_names->values[k].value == value && f->row_first + k < b->function_count) {
-        function = f->row_first + k;
-        break;
-      }
-  }
   uint64_t ns = c->duration_ns;
   stat_add(&b->host[function], ns, error);
   if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {

@@ -113,6 +113,10 @@ int tally_open(struct tally *tally, bool by_actor, struct trace_consumer *consum
 int tally_trace(struct trace_reader *reader, const struct trace_read_options *options,
                 bool by_actor, struct tally *tally, struct diag *d);
 void tally_free(struct tally *tally);
+/* The function (the index in its backend's desc) a call is tallied under: its own, or
+ * the row of its param's value for a function tallied per value (trace.rows), whose
+ * name is "FUNCTION:VALUE". */
+int tally_call_row(const struct trace_call *call);
 
 /* Whether any backend of the tally ran device commands. */
 bool tally_has_device_work(const struct tally *tally);

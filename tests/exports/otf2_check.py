@@ -1,0 +1,209 @@
+"""Checks an OTF2 archive the tracer wrote (--otf2) against the tally of the same trace
+(-j), reading it with OTF2's own Python bindings (Debian's python3-otf2; run with
+/usr/bin/python3, whose packages they are).
+
+Usage: otf2_check.py ARCHIVE_DIR TALLY_JSON [--ranks N] [--app NAME]
+
+Checks, each against the tally, never against fixed numbers:
+  - every location's events are in time order, enters and leaves nest and all close;
+  - per region, the time between its enters and leaves is the tally's time: within one
+    clock read a call for API functions (the tally takes the least one measured in the
+    whole read off each call, the reader the least measured so far), 1 ns a command for
+    device commands (the rounding of a clock conversion); named regions at most the
+    tally's (a range that ends inside the call that closes it ends where that call
+    begins, to nest);
+  - the enters of each API function's region (on thread locations) are the tally's calls
+    of that function, those of each kernel, copy or command (on queue locations) its
+    device rows' commands, those of each named region (paradigm user) its regions';
+    and no region has enters the tally does not count;
+  - MPI records per function, by the tally's message kind of that function: a send's
+    calls each have one MpiSend or MpiIsend and their lengths add up to its bytes; a
+    receive's one MpiRecv or MpiIrecvRequest; a blocking collective's one
+    MpiCollectiveBegin and End whose sizes add up to its bytes; each MpiIsendComplete
+    and MpiIrecv completes a request its location started; every record inside a call;
+  - each device command's enter names its submitting call: an enter of an API function
+    of its backend on that location at that very time;
+  - with --ranks N: N process location groups `rank 0`..`rank N-1`, and MPI_COMM_WORLD
+    with N members when there are MPI records;
+  - the clock: 1 ns ticks, every event within the clock properties' range.
+Prints `ok: ...` and exits 0, or each difference and exits 1."""
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+
+import otf2
+from otf2.enums import LocationGroupType, LocationType, Paradigm
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("archive")
+    ap.add_argument("tally")
+    ap.add_argument("--ranks", type=int, default=0)
+    args = ap.parse_args()
+    with open(args.tally) as f:
+        tally = json.load(f)
+    problems = []
+    if tally.get("counted_calls"):
+        problems.append("the tally has counted calls (run with --every-call): they have no events")
+
+    enters = Counter()          # (where, description, name) -> enters
+    spent = Counter()           # (where, description, name) -> ns between enter and leave
+    mpi = defaultdict(Counter)  # function -> record kind -> count
+    mpi_bytes = Counter()       # function -> bytes of its sends, receives, collectives
+    requests = {}               # (location, request) -> the function that started it
+    device_submitters = []      # (location ref, time, backend) of each device enter
+    call_enters = {}            # (location ref, time) -> (backend description, name)
+    stacks = defaultdict(list)
+    last = {}
+    events = 0
+    with otf2.reader.open(args.archive + "/traces.otf2") as trace:
+        defs = trace.definitions
+        clock = defs.clock_properties
+        if clock.timer_resolution != 1000000000:
+            problems.append("timer resolution %d, not 1 ns" % clock.timer_resolution)
+        begin, end = clock.global_offset, clock.global_offset + clock.trace_length
+        for location, event in trace.events:
+            events += 1
+            ref = location._ref
+            if event.time < last.get(ref, 0):
+                problems.append("%s: time goes back at %d" % (location.name, event.time))
+            last[ref] = event.time
+            if not begin <= event.time <= end:
+                problems.append("%s: event at %d outside the clock's range" % (location.name, event.time))
+            stack = stacks[ref]
+            where = "queue" if location.type == LocationType.ACCELERATOR_STREAM else "thread"
+            if isinstance(event, otf2.events.Enter):
+                r = event.region
+                enters[(where, r.description, r.name)] += 1
+                stack.append((r, event.time))
+                if where == "thread":
+                    call_enters[(ref, event.time)] = (r.description, r.name)
+                else:
+                    attrs = {a.name: v for a, v in (event.attributes or {}).items()}
+                    if "submitting thread" in attrs:
+                        device_submitters.append((attrs["submitting thread"]._ref,
+                                                  attrs["submitting call start"],
+                                                  r.description.split(" ")[0], r.name))
+                continue
+            if isinstance(event, otf2.events.Leave):
+                if not stack or stack[-1][0] is not event.region:
+                    problems.append("%s: leave of %s does not close the last enter"
+                                    % (location.name, event.region.name))
+                else:
+                    r, since = stack.pop()
+                    spent[(where, r.description, r.name)] += event.time - since
+                continue
+            function = stack[-1][0].name if stack else None
+            kind = type(event).__name__
+            if function is None:
+                problems.append("%s: %s outside any call" % (location.name, kind))
+                continue
+            mpi[function][kind] += 1
+            if kind in ("MpiSend", "MpiIsend", "MpiRecv"):
+                mpi_bytes[function] += event.msg_length
+            if kind == "MpiCollectiveEnd":
+                mpi_bytes[function] += event.size_sent
+            if kind in ("MpiIsend", "MpiIrecvRequest", "NonBlockingCollectiveRequest"):
+                requests[(ref, event.request_id)] = function
+            if kind in ("MpiIsendComplete", "MpiIrecv", "NonBlockingCollectiveComplete"):
+                started = requests.pop((ref, event.request_id), None)
+                if started is None:
+                    problems.append("%s: %s of request %d, which it never started"
+                                    % (location.name, kind, event.request_id))
+                elif kind == "MpiIrecv":
+                    mpi_bytes[started] += event.msg_length
+        for ref, stack in stacks.items():
+            if stack:
+                problems.append("location %d: %d regions never left" % (ref, len(stack)))
+        # A rank left out by --traced-ranks has a group of its own, `rank N (not traced)`.
+        groups = [g for g in defs.location_groups
+                  if g.location_group_type == LocationGroupType.PROCESS]
+        comms = list(defs.comms)
+
+    # Enters against the tally.
+    expected = Counter()
+    expected_ns = Counter()
+    slack = {}                  # ns each region's time may differ by (None: may be less)
+    clock_read = tally.get("clock_read_ns", 0)
+    for b in tally["backends"]:
+        rows = [(("thread", b["name"] + " API", row["name"]), row, clock_read + 1)
+                for row in b["host"]]
+        for row in b.get("device", []):
+            what = {"kernel": "kernel", "transfer": "copy"}.get(row["kind"], "command")
+            rows.append((("queue", "%s device %s" % (b["name"], what), row["name"]), row, 1))
+        for row in b.get("regions", []):
+            rows.append((("thread", row.get("backend", b["name"]), row["name"]), row, None))
+        for key, row, per_call in rows:
+            expected[key] += row["calls"]
+            expected_ns[key] += row["time_ns"]
+            slack[key] = None if per_call is None else slack.get(key, 0) + per_call * row["calls"]
+    for key in sorted(set(expected) | set(enters)):
+        if expected[key] != enters[key]:
+            problems.append("%s %s (%s): %d enters, the tally counts %d"
+                            % (key[0], key[2], key[1], enters[key], expected[key]))
+        elif (spent[key] > expected_ns[key] + 1 * expected[key] if slack[key] is None
+              else abs(spent[key] - expected_ns[key]) > slack[key]):
+            problems.append("%s %s (%s): %d ns between enters and leaves, the tally counts %d"
+                            % (key[0], key[2], key[1], spent[key], expected_ns[key]))
+
+    # MPI records against the tally's message kinds and bytes.
+    records = 0
+    for b in tally["backends"]:
+        for row in b["host"]:
+            kind, f, calls = row.get("message"), row["name"], row["calls"] - row["errors"]
+            got = mpi.get(f, Counter())
+            records += sum(got.values())
+            if kind == "send":
+                n = got["MpiSend"] + got["MpiIsend"]
+            elif kind == "recv":
+                n = got["MpiRecv"] + got["MpiIrecvRequest"]
+            elif kind == "collective" and got["NonBlockingCollectiveRequest"]:
+                n = got["NonBlockingCollectiveRequest"]
+            elif kind == "collective":
+                n = got["MpiCollectiveEnd"]
+                if got["MpiCollectiveBegin"] != n:
+                    problems.append("%s: %d collective begins, %d ends"
+                                    % (f, got["MpiCollectiveBegin"], n))
+            else:
+                continue
+            if n != calls:
+                problems.append("%s (%s): %d MPI records, the tally counts %d calls" % (f, kind, n, calls))
+            if kind != "collective" or not got["NonBlockingCollectiveRequest"]:
+                if mpi_bytes[f] != row.get("bytes", 0):
+                    problems.append("%s (%s): %d bytes in its records, the tally counts %d"
+                                    % (f, kind, mpi_bytes[f], row.get("bytes", 0)))
+    if requests:
+        problems.append("%d requests started and never completed: %s"
+                        % (len(requests), sorted(set(requests.values()))))
+
+    # Device commands name their calls.
+    for ref, time, backend, name in device_submitters:
+        call = call_enters.get((ref, time))
+        if not call or call[0] != backend + " API":
+            problems.append("device %s names a call of location %d at %d: %s"
+                            % (name, ref, time, call or "no enter there"))
+
+    if args.ranks:
+        names = sorted(g.name.replace(" (not traced)", "") for g in groups)
+        want = sorted("rank %d" % r for r in range(args.ranks))
+        if names != want:
+            problems.append("process groups %s, expected %s" % (names, want))
+        if records and not any(c.name == "MPI_COMM_WORLD" and len(c.group.members) == args.ranks
+                               for c in comms):
+            problems.append("no MPI_COMM_WORLD of %d ranks" % args.ranks)
+
+    if problems:
+        for p in problems:
+            print(p)
+        return 1
+    print("ok: %d events, %d enters over %d regions, %d MPI records, %d device commands with "
+          "their calls, %d process groups" % (events, sum(enters.values()), len(enters), records,
+                                              len(device_submitters), len(groups)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
