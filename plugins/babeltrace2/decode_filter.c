@@ -2,7 +2,8 @@
  * (filter.tracer.decode): every call event of the tracer's default and full modes
  * (`lttng_ust_<backend>:F`, `F__full`), whose first field `record` is an array of slots,
  * leaves it as an event of the same name whose fields are the call's parameters by name
- * and type (record_fields.h); the other fields of a full event follow as they were.
+ * and type (record_fields.h); the other fields of a full event follow, struct bytes and
+ * named values decoded as `tracer -t` shows them (full_fields.h).
  * Every other message passes through unchanged, copied into the filter's own trace
  * objects (ir_copy.h), which a filter that changes event classes needs.
  *
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "full_fields.h"
 #include "ir_copy.h"
 #include "record_fields.h"
 
@@ -127,8 +129,8 @@ static bt_field_class *decoded_payload(bt_trace_class *tc, const bt_field_class 
     const char *name = bt_field_class_structure_member_get_name(m);
     bt_field_class *member;
     if (bt_field_class_structure_borrow_member_by_name(payload, name) ||
-        ir_copy_field_class(tc, bt_field_class_structure_member_borrow_field_class_const(m),
-                            &member))
+        full_fields_class(tc, e->function, name,
+                          bt_field_class_structure_member_borrow_field_class_const(m), &member))
       goto fail;
     int rc = bt_field_class_structure_append_member(payload, name, member);
     bt_field_class_put_ref(member);
@@ -230,13 +232,16 @@ static int copy_event_fields(const struct event_class_entry *e, const bt_event *
   }
   if (record_fields_set(out_payload, e->function, slots, n, e->record_length))
     return -1;
-  uint64_t members =
-      bt_field_class_structure_get_member_count(bt_field_borrow_class_const(payload));
-  for (uint64_t i = 1; i < members; i++)
-    if (ir_copy_field(
-            bt_field_structure_borrow_member_field_by_index_const(payload, i),
+  const bt_field_class *payload_class = bt_field_borrow_class_const(payload);
+  uint64_t members = bt_field_class_structure_get_member_count(payload_class);
+  for (uint64_t i = 1; i < members; i++) {
+    const char *name = bt_field_class_structure_member_get_name(
+        bt_field_class_structure_borrow_member_by_index_const(payload_class, i));
+    if (full_fields_set(
+            e->function, name, bt_field_structure_borrow_member_field_by_index_const(payload, i),
             bt_field_structure_borrow_member_field_by_index(out_payload, e->decoded + i - 1)))
       return -1;
+  }
   return 0;
 }
 

@@ -41,6 +41,8 @@ if(TARGET tracer)
   if(TARGET testapp_decode)
     # Enum and status names, out values, NULL out-pointers (its expectations unused).
     bt_test(decode "$<TARGET_FILE:testapp_decode>;/dev/null" "${ex_pocl}")
+    # Full mode: strings, arrays and structs (image format and descriptor) after the record.
+    bt_test(decode_full "$<TARGET_FILE:testapp_decode>;/dev/null" "${ex_pocl}" -o "-m full")
   endif()
   if(TARGET testapp_itt_regions)
     ex_test(itt $<TARGET_FILE:testapp_itt_regions> "")
@@ -50,6 +52,9 @@ if(TARGET tracer)
   endif()
   if(TARGET testapp_ze AND TRACER_ZE_NULL_DIR)
     ex_test(ze $<TARGET_FILE:testapp_ze> "ZE_ENABLE_NULL_DRIVER=1;LD_LIBRARY_PATH=${TRACER_ZE_NULL_DIR}")
+    # Full mode: descriptors by member, their stype and enums by name.
+    bt_test(ze_full $<TARGET_FILE:testapp_ze> "ZE_ENABLE_NULL_DRIVER=1;LD_LIBRARY_PATH=${TRACER_ZE_NULL_DIR}"
+            -o "-m full")
   endif()
   if(TARGET testapp_hip)
     ex_test(hip $<TARGET_FILE:testapp_hip> "")
