@@ -16,8 +16,7 @@ if(TARGET tracer)
     set_tests_properties(e2e_${kind}_${name} PROPERTIES ENVIRONMENT "${environment}")
   endmacro()
   # NAME APP ENVIRONMENT [ARGS...]: the exports test (ex_test_only), the babeltrace2 test
-  # (bt_test), or both (ex_test). Minimal mode records no arguments to decode, and
-  # babeltrace2_test.sh wants a trace from every rank.
+  # (bt_test), or both (ex_test). babeltrace2_test.sh wants a trace from every rank.
   macro(bt_test name app environment)
     if(TARGET tracer_babeltrace2)
       ex_add(babeltrace2 "${bt_script}" ${name} "${app}" "${environment}" "${bt_plugins}" ${ARGN})
@@ -36,7 +35,7 @@ if(TARGET tracer)
     # Four threads submitting at once: every command names its own call.
     ex_test(threads $<TARGET_FILE:testapp_threads> "${ex_pocl}")
     # Minimal mode: calls come in batches, after later ones (the reader's horizon).
-    ex_test_only(buffers_minimal $<TARGET_FILE:testapp_buffers> "${ex_pocl}" -o "-m minimal")
+    ex_test(buffers_minimal $<TARGET_FILE:testapp_buffers> "${ex_pocl}" -o "-m minimal")
   endif()
   if(TARGET testapp_decode)
     # Enum and status names, out values, NULL out-pointers (its expectations unused).
