@@ -3,7 +3,8 @@
  * (`lttng_ust_<backend>:F`, `F__full`), whose first field `record` is an array of slots,
  * leaves it as an event of the same name whose fields are the call's parameters by name
  * and type (record_fields.h); the other fields of a full event follow, struct bytes and
- * named values decoded as `tracer -t` shows them (full_fields.h).
+ * named values decoded as `tracer -t` shows them (full_fields.h); minimal mode's batches
+ * (`lttng_ust_<backend>:call`) become one such event per call (batch_calls.h).
  * Every other message passes through unchanged, copied into the filter's own trace
  * objects (ir_copy.h), which a filter that changes event classes needs.
  *
@@ -40,7 +41,7 @@ struct event_class_entry {
   uint64_t tag;
   bt_event_class *out;                         /* owned by its stream class */
   const struct tracer_function_desc *function; /* NULL: the payload is copied as is */
-  uint64_t record_member, record_length;
+  uint64_t record_length;
   uint64_t decoded;                        /* members of the out payload made from the record */
   const struct tracer_backend_desc *batch; /* a `call` event's backend; else NULL */
 };
@@ -51,7 +52,7 @@ struct decode_iterator {
   bt_self_message_iterator *self;
   bt_message_iterator *upstream; /* owned */
   struct ir_map map;
-  /* Upstream event classes, open addressing on the pointer (a power of two). */
+  /* The event classes by key, open addressing (a power of two). */
   struct event_class_entry *classes;
   size_t class_count, class_capacity;
   uint64_t batch_heads[BATCH_MAX][TRACER_RECORD_HEAD]; /* the calls of a batch being read */
