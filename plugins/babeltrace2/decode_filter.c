@@ -2,7 +2,9 @@
  * (filter.tracer.decode): every call event of the tracer's default and full modes
  * (`lttng_ust_<backend>:F`, `F__full`), whose first field `record` is an array of slots,
  * leaves it as an event of the same name whose fields are the call's parameters by name
- * and type (record_fields.h); the other fields of a full event follow as they were.
+ * and type (record_fields.h); the other fields of a full event follow, struct bytes and
+ * named values decoded as `tracer -t` shows them (full_fields.h); minimal mode's batches
+ * (`lttng_ust_<backend>:call`) become one such event per call (batch_calls.h).
  * Every other message passes through unchanged, copied into the filter's own trace
  * objects (ir_copy.h), which a filter that changes event classes needs.
  *
@@ -17,6 +19,8 @@
 #include <string.h>
 
 #include "backends.h"
+#include "batch_calls.h"
+#include "full_fields.h"
 #include "ir_copy.h"
 #include "record_fields.h"
 
@@ -31,20 +35,27 @@ struct decode_filter {
 
 /* What the filter does with one upstream event class. */
 struct event_class_entry {
-  const bt_event_class *in;                    /* borrowed: the key */
+  /* The key: an upstream event class and 0, or a batch's `call` event class and 1 + the
+   * index of the function whose batched calls the entry's class carries. */
+  const bt_event_class *in; /* borrowed */
+  uint64_t tag;
   bt_event_class *out;                         /* owned by its stream class */
   const struct tracer_function_desc *function; /* NULL: the payload is copied as is */
-  uint64_t record_member, record_length;
-  uint64_t decoded; /* members of the out payload made from the record */
+  uint64_t record_length;
+  uint64_t decoded;                        /* members of the out payload made from the record */
+  const struct tracer_backend_desc *batch; /* a `call` event's backend; else NULL */
 };
+
+enum { BATCH_MAX = 1024 }; /* calls read from one batch at most (the runtime writes 32) */
 
 struct decode_iterator {
   bt_self_message_iterator *self;
   bt_message_iterator *upstream; /* owned */
   struct ir_map map;
-  /* Upstream event classes, open addressing on the pointer (a power of two). */
+  /* The event classes by key, open addressing (a power of two). */
   struct event_class_entry *classes;
   size_t class_count, class_capacity;
+  uint64_t batch_heads[BATCH_MAX][TRACER_RECORD_HEAD]; /* the calls of a batch being read */
   /* Messages made and not yet returned (owned), from head. */
   const bt_message **queue;
   size_t queue_head, queue_count, queue_capacity;
@@ -55,9 +66,10 @@ struct decode_iterator {
 
 /* ---- event classes ---- */
 
-static size_t class_slot(const struct decode_iterator *it, const bt_event_class *in) {
-  size_t mask = it->class_capacity - 1, i = ((uintptr_t)in >> 4) * 0x9e3779b97f4a7c15u & mask;
-  while (it->classes[i].in && it->classes[i].in != in)
+static size_t class_slot(const struct decode_iterator *it, const bt_event_class *in, uint64_t tag) {
+  size_t mask = it->class_capacity - 1;
+  size_t i = (((uintptr_t)in >> 4) ^ tag) * 0x9e3779b97f4a7c15u & mask;
+  while (it->classes[i].in && (it->classes[i].in != in || it->classes[i].tag != tag))
     i = (i + 1) & mask;
   return i;
 }
@@ -73,7 +85,7 @@ static int classes_grow(struct decode_iterator *it) {
   it->class_capacity = capacity;
   for (size_t i = 0; i < old_capacity; i++)
     if (old[i].in)
-      it->classes[class_slot(it, old[i].in)] = old[i];
+      it->classes[class_slot(it, old[i].in, old[i].tag)] = old[i];
   free(old);
   return 0;
 }
@@ -127,8 +139,8 @@ static bt_field_class *decoded_payload(bt_trace_class *tc, const bt_field_class 
     const char *name = bt_field_class_structure_member_get_name(m);
     bt_field_class *member;
     if (bt_field_class_structure_borrow_member_by_name(payload, name) ||
-        ir_copy_field_class(tc, bt_field_class_structure_member_borrow_field_class_const(m),
-                            &member))
+        full_fields_class(tc, e->function, name,
+                          bt_field_class_structure_member_borrow_field_class_const(m), &member))
       goto fail;
     int rc = bt_field_class_structure_append_member(payload, name, member);
     bt_field_class_put_ref(member);
@@ -163,6 +175,7 @@ static int copy_event_class(const bt_event_class *in, bt_event_class *out,
   }
   if (!payload)
     return 0;
+  e->batch = batch_calls_backend(in);
   e->function = call_function(in, &e->record_length);
   if (e->function && !(fc = decoded_payload(tc, payload, e)))
     e->function = NULL;
@@ -173,17 +186,34 @@ static int copy_event_class(const bt_event_class *in, bt_event_class *out,
   return rc ? -1 : 0;
 }
 
-static struct event_class_entry *map_event_class(struct decode_iterator *it,
-                                                 const bt_event_class *in) {
+/* The entry of (in, tag), or NULL when there is none; room for one more when *room. */
+static struct event_class_entry *find_class(struct decode_iterator *it, const bt_event_class *in,
+                                            uint64_t tag, bool *room) {
   if (it->class_capacity) {
-    struct event_class_entry *e = &it->classes[class_slot(it, in)];
+    struct event_class_entry *e = &it->classes[class_slot(it, in, tag)];
     if (e->in)
       return e;
   }
-  if (2 * (it->class_count + 1) > it->class_capacity && classes_grow(it)) {
+  *room = 2 * (it->class_count + 1) <= it->class_capacity || classes_grow(it) == 0;
+  if (!*room)
     CAUSE(it, "Cannot map event class: out of memory");
-    return NULL;
-  }
+  return NULL;
+}
+
+static struct event_class_entry *add_class(struct decode_iterator *it,
+                                           const struct event_class_entry *e) {
+  struct event_class_entry *slot = &it->classes[class_slot(it, e->in, e->tag)];
+  *slot = *e;
+  it->class_count++;
+  return slot;
+}
+
+static struct event_class_entry *map_event_class(struct decode_iterator *it,
+                                                 const bt_event_class *in) {
+  bool room;
+  struct event_class_entry *found = find_class(it, in, 0, &room);
+  if (found || !room)
+    return found;
   bt_stream_class *sc;
   if (ir_map_stream_class(&it->map, bt_event_class_borrow_stream_class_const(in), &sc))
     return NULL;
@@ -196,10 +226,31 @@ static struct event_class_entry *map_event_class(struct decode_iterator *it,
   }
   /* The stream class holds the event class from now on. */
   bt_event_class_put_ref(e.out);
-  struct event_class_entry *slot = &it->classes[class_slot(it, in)];
-  *slot = e;
-  it->class_count++;
-  return slot;
+  return add_class(it, &e);
+}
+
+/* The class of the batched calls of function `function` of a `call` event's entry, in the
+ * same stream class; its id is out of the range of LTTng's (which are 32-bit), one per
+ * upstream `call` class and function (at most 16 bits in a record). */
+static struct event_class_entry *map_batch_class(struct decode_iterator *it,
+                                                 const struct event_class_entry *call,
+                                                 unsigned function) {
+  bool room;
+  struct event_class_entry *found = find_class(it, call->in, 1 + (uint64_t)function, &room);
+  if (found || !room)
+    return found;
+  struct event_class_entry e = {.in = call->in,
+                                .tag = 1 + (uint64_t)function,
+                                .function = &call->batch->functions[function],
+                                .record_length = TRACER_RECORD_HEAD};
+  uint64_t id = UINT64_C(1) << 63 | bt_event_class_get_id(call->in) << 16 | function;
+  e.out = batch_calls_event_class(bt_event_class_borrow_stream_class(call->out), id, call->batch,
+                                  e.function);
+  if (!e.out) {
+    CAUSE(it, "Cannot make event class: function=%s", e.function->name);
+    return NULL;
+  }
+  return add_class(it, &e);
 }
 
 /* ---- events ---- */
@@ -230,44 +281,96 @@ static int copy_event_fields(const struct event_class_entry *e, const bt_event *
   }
   if (record_fields_set(out_payload, e->function, slots, n, e->record_length))
     return -1;
-  uint64_t members =
-      bt_field_class_structure_get_member_count(bt_field_borrow_class_const(payload));
-  for (uint64_t i = 1; i < members; i++)
-    if (ir_copy_field(
-            bt_field_structure_borrow_member_field_by_index_const(payload, i),
+  const bt_field_class *payload_class = bt_field_borrow_class_const(payload);
+  uint64_t members = bt_field_class_structure_get_member_count(payload_class);
+  for (uint64_t i = 1; i < members; i++) {
+    const char *name = bt_field_class_structure_member_get_name(
+        bt_field_class_structure_borrow_member_by_index_const(payload_class, i));
+    if (full_fields_set(
+            e->function, name, bt_field_structure_borrow_member_field_by_index_const(payload, i),
             bt_field_structure_borrow_member_field_by_index(out_payload, e->decoded + i - 1)))
       return -1;
+  }
   return 0;
 }
 
-static bt_message *event_message(struct decode_iterator *it, const bt_message *in) {
-  const bt_event *event = bt_message_event_borrow_event_const(in);
-  const bt_stream *in_stream = bt_event_borrow_stream_const(event);
+/* Takes m (NULL: a failure already reported) into the queue of messages to return. */
+static int push(struct decode_iterator *it, const bt_message *m) {
+  if (!m)
+    return -1;
+  if (it->queue_head + it->queue_count == it->queue_capacity) {
+    size_t capacity = it->queue_capacity ? 2 * it->queue_capacity : 64;
+    const bt_message **queue = realloc(it->queue, capacity * sizeof *queue);
+    if (!queue) {
+      bt_message_put_ref(m);
+      CAUSE(it, "Cannot queue messages: out of memory");
+      return -1;
+    }
+    it->queue = queue;
+    it->queue_capacity = capacity;
+  }
+  it->queue[it->queue_head + it->queue_count++] = m;
+  return 0;
+}
+
+/* An event message of class ec at the time of in, an upstream event message of in_stream. */
+static bt_message *new_event_message(struct decode_iterator *it, const bt_message *in,
+                                     const bt_stream *in_stream, bt_event_class *ec) {
   const bt_stream_class *in_sc = bt_stream_borrow_class_const(in_stream);
-  struct event_class_entry *e = map_event_class(it, bt_event_borrow_class_const(event));
   bt_stream *stream;
-  if (!e || ir_map_stream(&it->map, in_stream, &stream))
+  if (ir_map_stream(&it->map, in_stream, &stream))
     return NULL;
   bt_packet *packet =
       bt_stream_class_supports_packets(in_sc) ? *ir_map_stream_packet(&it->map, in_stream) : NULL;
-  bt_message *out;
-  if (bt_stream_class_borrow_default_clock_class_const(in_sc)) {
-    uint64_t at =
-        bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(in));
-    out = packet
-              ? bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, e->out,
-                                                                               packet, at)
-              : bt_message_event_create_with_default_clock_snapshot(it->self, e->out, stream, at);
-  } else {
-    out = packet ? bt_message_event_create_with_packet(it->self, e->out, packet)
-                 : bt_message_event_create(it->self, e->out, stream);
+  if (!bt_stream_class_borrow_default_clock_class_const(in_sc))
+    return packet ? bt_message_event_create_with_packet(it->self, ec, packet)
+                  : bt_message_event_create(it->self, ec, stream);
+  uint64_t at =
+      bt_clock_snapshot_get_value(bt_message_event_borrow_default_clock_snapshot_const(in));
+  return packet ? bt_message_event_create_with_packet_and_default_clock_snapshot(it->self, ec,
+                                                                                 packet, at)
+                : bt_message_event_create_with_default_clock_snapshot(it->self, ec, stream, at);
+}
+
+/* A batch of minimal mode: one event per call, all at the batch's time (the calls' own
+ * times are their start and end fields). */
+static int batch_messages(struct decode_iterator *it, const bt_message *in,
+                          const struct event_class_entry *call) {
+  uint64_t(*heads)[TRACER_RECORD_HEAD] = it->batch_heads;
+  const bt_event *event = bt_message_event_borrow_event_const(in);
+  size_t n = batch_calls_read(bt_event_borrow_payload_field_const(event), heads, BATCH_MAX);
+  for (size_t i = 0; i < n; i++) {
+    unsigned function = tracer_record_function(heads[i][TRACER_RECORD_CALL]);
+    if (function >= call->batch->function_count)
+      continue; /* as the tracer does: no such function */
+    struct event_class_entry *e = map_batch_class(it, call, function);
+    bt_message *out =
+        e ? new_event_message(it, in, bt_event_borrow_stream_const(event), e->out) : NULL;
+    if (out && record_fields_set(bt_event_borrow_payload_field(bt_message_event_borrow_event(out)),
+                                 e->function, heads[i], TRACER_RECORD_HEAD, TRACER_RECORD_HEAD)) {
+      bt_message_put_ref(out);
+      out = NULL;
+    }
+    if (push(it, out))
+      return -1;
   }
+  return 0;
+}
+
+static int event_messages(struct decode_iterator *it, const bt_message *in) {
+  const bt_event *event = bt_message_event_borrow_event_const(in);
+  struct event_class_entry *e = map_event_class(it, bt_event_borrow_class_const(event));
+  if (!e)
+    return -1;
+  if (e->batch)
+    return batch_messages(it, in, e);
+  bt_message *out = new_event_message(it, in, bt_event_borrow_stream_const(event), e->out);
   if (out && copy_event_fields(e, event, bt_message_event_borrow_event(out))) {
     CAUSE(it, "Cannot decode event: name=%s", bt_event_class_get_name(e->in));
     bt_message_put_ref(out);
-    return NULL;
+    return -1;
   }
-  return out;
+  return push(it, out);
 }
 
 /* ---- streams and packets ---- */
@@ -384,18 +487,18 @@ static bt_message *inactivity_message(struct decode_iterator *it, const bt_messa
                                                        bt_clock_snapshot_get_value(at));
 }
 
-static bt_message *transform(struct decode_iterator *it, const bt_message *in) {
+static int transform(struct decode_iterator *it, const bt_message *in) {
   switch (bt_message_get_type(in)) {
-  case BT_MESSAGE_TYPE_EVENT: return event_message(it, in);
-  case BT_MESSAGE_TYPE_STREAM_BEGINNING: return stream_message(it, in, true);
-  case BT_MESSAGE_TYPE_STREAM_END: return stream_message(it, in, false);
-  case BT_MESSAGE_TYPE_PACKET_BEGINNING: return packet_message(it, in, true);
-  case BT_MESSAGE_TYPE_PACKET_END: return packet_message(it, in, false);
-  case BT_MESSAGE_TYPE_DISCARDED_EVENTS: return discarded_message(it, in, true);
-  case BT_MESSAGE_TYPE_DISCARDED_PACKETS: return discarded_message(it, in, false);
-  case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY: return inactivity_message(it, in);
+  case BT_MESSAGE_TYPE_EVENT: return event_messages(it, in);
+  case BT_MESSAGE_TYPE_STREAM_BEGINNING: return push(it, stream_message(it, in, true));
+  case BT_MESSAGE_TYPE_STREAM_END: return push(it, stream_message(it, in, false));
+  case BT_MESSAGE_TYPE_PACKET_BEGINNING: return push(it, packet_message(it, in, true));
+  case BT_MESSAGE_TYPE_PACKET_END: return push(it, packet_message(it, in, false));
+  case BT_MESSAGE_TYPE_DISCARDED_EVENTS: return push(it, discarded_message(it, in, true));
+  case BT_MESSAGE_TYPE_DISCARDED_PACKETS: return push(it, discarded_message(it, in, false));
+  case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY: return push(it, inactivity_message(it, in));
   }
-  return NULL;
+  return -1;
 }
 
 /* ---- the component and its message iterator ---- */
@@ -456,27 +559,13 @@ static void decode_iterator_finalize(bt_self_message_iterator *self) {
   iterator_free(bt_self_message_iterator_get_data(self));
 }
 
-/* Transforms a batch of upstream messages into the queue; takes their references. */
+/* Transforms upstream messages into the queue; takes their references. */
 static int enqueue(struct decode_iterator *it, bt_message_array_const in, uint64_t count) {
   int rc = 0;
   if (it->queue_count == 0)
     it->queue_head = 0;
-  size_t needed = it->queue_head + it->queue_count + count;
-  if (needed > it->queue_capacity) {
-    const bt_message **queue = realloc(it->queue, needed * sizeof *queue);
-    if (!queue) {
-      CAUSE(it, "Cannot queue messages: out of memory");
-      rc = -1;
-    } else {
-      it->queue = queue;
-      it->queue_capacity = needed;
-    }
-  }
   for (uint64_t i = 0; i < count; i++) {
-    const bt_message *out = rc ? NULL : transform(it, in[i]);
-    if (out) {
-      it->queue[it->queue_head + it->queue_count++] = out;
-    } else if (!rc) {
+    if (!rc && transform(it, in[i])) {
       CAUSE(it, "Cannot copy message: type=%d", (int)bt_message_get_type(in[i]));
       rc = -1;
     }

@@ -27,16 +27,14 @@ static bool label_seen(const struct tracer_names *names, uint32_t i) {
   return false;
 }
 
-/* An enumeration of the slot's size whose labels are the names of its values. */
-static bt_field_class *enumeration_class(bt_trace_class *tc, const struct tracer_slot *slot,
-                                         const struct tracer_names *names) {
-  bool is_signed = slot->kind == TRACER_SLOT_SIGNED;
+bt_field_class *record_fields_enumeration(bt_trace_class *tc, bool is_signed, unsigned bits,
+                                          const struct tracer_names *names) {
   bt_field_class *fc = is_signed ? bt_field_class_enumeration_signed_create(tc)
                                  : bt_field_class_enumeration_unsigned_create(tc);
   if (!fc)
     return NULL;
-  bt_field_class_integer_set_field_value_range(fc, 8u * slot->size);
-  uint64_t mask = slot->size < 8 ? (UINT64_C(1) << (8 * slot->size)) - 1 : UINT64_MAX;
+  bt_field_class_integer_set_field_value_range(fc, bits);
+  uint64_t mask = bits < 64 ? (UINT64_C(1) << bits) - 1 : UINT64_MAX;
   for (uint32_t i = 0; i < names->count; i++) {
     const struct tracer_value_name *v = &names->values[i];
     if (label_seen(names, i))
@@ -83,7 +81,8 @@ static bt_field_class *slot_class(bt_trace_class *tc, const struct tracer_functi
   case TRACER_SLOT_DOUBLE: fc = bt_field_class_real_double_precision_create(tc); break;
   case TRACER_SLOT_ADDRESS: fc = integer_class(tc, false, 64, true); break;
   default:
-    fc = names ? enumeration_class(tc, slot, names)
+    fc = names ? record_fields_enumeration(tc, slot->kind == TRACER_SLOT_SIGNED, 8u * slot->size,
+                                           names)
                : integer_class(tc, slot->kind == TRACER_SLOT_SIGNED, 8u * slot->size, false);
     break;
   }

@@ -23,6 +23,10 @@
 /* Slots read from one record at most (the longest record has far fewer). */
 enum { RECORD_FIELDS_MAX_SLOTS = 256 };
 
+/* An integer field class of `bits` bits whose values' labels are names; NULL on failure. */
+bt_field_class *record_fields_enumeration(bt_trace_class *tc, bool is_signed, unsigned bits,
+                                          const struct tracer_names *names);
+
 /* Appends the call's fields to payload (a structure field class of tc) for a record of
  * record_length slots; returns how many members it appended, or -1 on failure. */
 int64_t record_fields_append_classes(bt_trace_class *tc, bt_field_class *payload,

@@ -149,6 +149,16 @@ def same(tracer_value, bt_value):
         if kind == "atom" and tracer_value[1] in labels:
             return True
         return same(tracer_value, container)
+    if kind == "struct" and bt_value[0] == "array" and len(bt_value[1]) == 1:
+        return same(tracer_value, bt_value[1][0])  # one struct's bytes: shown bare
+    if kind == "struct" and bt_value[0] == "struct":
+        a, b = tracer_value[1], bt_value[1]
+        return set(a) == set(b) and all(same(a[k], b[k]) for k in a)
+    if kind == "array" and bt_value[0] == "array":
+        a, b = tracer_value[1], bt_value[1]
+        if a and a[-1] == ("atom", "..."):  # tracer -t shows the first 32 elements
+            a, b = a[:-1], b[:len(a) - 1]
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if kind == "atom" and tracer_value[1] == "NULL":
         return bt_value == ("atom", "<none>")
     if kind == "atom" and bt_value[0] == "atom":
@@ -185,8 +195,22 @@ def tracer_calls(path):
         else:
             if not open_calls[thread] or open_calls[thread][-1][0] != key:
                 raise SystemExit("tracer -t: an exit line without its entry: %s" % line.strip())
-            open_calls[thread].pop()[1].update(fields)
+            call = open_calls[thread].pop()[1]
+            for name, value in fields.items():
+                # Full mode: a field recorded at entry and again at exit is shown under
+                # one name on both lines; the event names the second NAME_out.
+                call[name + "_out" if name in call else name] = value
     return calls
+
+
+def function_of(event_name):
+    """F of the events F and F__full (full mode), as `tracer -t` names the call."""
+    return event_name[:-6] if event_name.endswith("__full") else event_name
+
+
+def is_length(name):
+    """LTTng's length of the sequence after it (`_NAME_length`): `tracer -t` hides it."""
+    return name.startswith("_") and name.endswith("_length")
 
 
 def babeltrace2_calls(path):
@@ -205,12 +229,14 @@ def babeltrace2_calls(path):
             scopes.append(p.struct())
             if p.peek(","):
                 p.eat(",")
-        payload = scopes[-1] if scopes else {}
+        payload = {n: v for n, v in (scopes[-1] if scopes else {}).items() if not is_length(n)}
         if "record" in payload:
             raise SystemExit("babeltrace2 still shows an opaque record: %s" % line.strip()[:200])
+        if "calls" in payload:
+            raise SystemExit("babeltrace2 still shows a batch of calls: %s" % line.strip()[:200])
         if not all(h in payload for h in HEAD):
-            continue  # not a call (minimal mode's batches)
-        key = (number(payload["pid"][1]), number(payload["tid"][1]), provider, name)
+            continue  # not a call
+        key = (number(payload["pid"][1]), number(payload["tid"][1]), provider, function_of(name))
         calls[key].append(payload)
     for key in calls:
         calls[key].sort(key=lambda fields: number(fields["start"][1]))
@@ -257,8 +283,8 @@ def bt2_calls(plugin_dir, trace):
         if not provider.startswith("lttng_ust_") or provider == "lttng_ust_tracer" or \
                 payload is None or "start" not in payload:
             continue
-        fields = {n: bt2_value(f) for n, f in payload.items()}
-        key = (int(payload["pid"]), int(payload["tid"]), provider, name)
+        fields = {n: bt2_value(f) for n, f in payload.items() if not is_length(n)}
+        key = (int(payload["pid"]), int(payload["tid"]), provider, function_of(name))
         calls[key].append(fields)
     for key in calls:
         calls[key].sort(key=lambda fields: number(fields["start"][1]))
@@ -273,19 +299,16 @@ def main():
         ours, theirs = tracer_calls(args[3]), bt2_calls(args[1], args[2])
     else:
         ours, theirs = tracer_calls(args[0]), babeltrace2_calls(args[1])
-    if tamper:  # one value changed: the check must see it
-        for key in sorted(ours):
-            for call in ours[key]:
-                for name, value in call.items():
-                    if value[0] == "atom" and number(value[1]) is not None:
-                        call[name] = ("atom", str(number(value[1]) + 1))
-                        break
-                else:
-                    continue
-                break
-            else:
-                continue
-            break
+    if tamper:  # one value changed, the first number (else the first name): must be seen
+        atoms = [(call, name, value[1]) for key in sorted(ours) for call in ours[key]
+                 for name, value in call.items() if value[0] == "atom"]
+        numbers = [a for a in atoms if number(a[2]) is not None]
+        if numbers:
+            call, name, text = numbers[0]
+            call[name] = ("atom", str(number(text) + 1))
+        elif atoms:
+            call, name, text = atoms[0]
+            call[name] = ("atom", text + "_CHANGED")
     errors, compared, call_count = [], 0, 0
     for key in sorted(set(ours) | set(theirs)):
         a, b = ours.get(key, []), theirs.get(key, [])

@@ -16,8 +16,7 @@ if(TARGET tracer)
     set_tests_properties(e2e_${kind}_${name} PROPERTIES ENVIRONMENT "${environment}")
   endmacro()
   # NAME APP ENVIRONMENT [ARGS...]: the exports test (ex_test_only), the babeltrace2 test
-  # (bt_test), or both (ex_test). Minimal mode records no arguments to decode, and
-  # babeltrace2_test.sh wants a trace from every rank.
+  # (bt_test), or both (ex_test). babeltrace2_test.sh wants a trace from every rank.
   macro(bt_test name app environment)
     if(TARGET tracer_babeltrace2)
       ex_add(babeltrace2 "${bt_script}" ${name} "${app}" "${environment}" "${bt_plugins}" ${ARGN})
@@ -36,11 +35,13 @@ if(TARGET tracer)
     # Four threads submitting at once: every command names its own call.
     ex_test(threads $<TARGET_FILE:testapp_threads> "${ex_pocl}")
     # Minimal mode: calls come in batches, after later ones (the reader's horizon).
-    ex_test_only(buffers_minimal $<TARGET_FILE:testapp_buffers> "${ex_pocl}" -o "-m minimal")
+    ex_test(buffers_minimal $<TARGET_FILE:testapp_buffers> "${ex_pocl}" -o "-m minimal")
   endif()
   if(TARGET testapp_decode)
     # Enum and status names, out values, NULL out-pointers (its expectations unused).
     bt_test(decode "$<TARGET_FILE:testapp_decode>;/dev/null" "${ex_pocl}")
+    # Full mode: strings, arrays and structs (image format and descriptor) after the record.
+    bt_test(decode_full "$<TARGET_FILE:testapp_decode>;/dev/null" "${ex_pocl}" -o "-m full")
   endif()
   if(TARGET testapp_itt_regions)
     ex_test(itt $<TARGET_FILE:testapp_itt_regions> "")
@@ -50,6 +51,9 @@ if(TARGET tracer)
   endif()
   if(TARGET testapp_ze AND TRACER_ZE_NULL_DIR)
     ex_test(ze $<TARGET_FILE:testapp_ze> "ZE_ENABLE_NULL_DRIVER=1;LD_LIBRARY_PATH=${TRACER_ZE_NULL_DIR}")
+    # Full mode: descriptors by member, their stype and enums by name.
+    bt_test(ze_full $<TARGET_FILE:testapp_ze> "ZE_ENABLE_NULL_DRIVER=1;LD_LIBRARY_PATH=${TRACER_ZE_NULL_DIR}"
+            -o "-m full")
   endif()
   if(TARGET testapp_hip)
     ex_test(hip $<TARGET_FILE:testapp_hip> "")
