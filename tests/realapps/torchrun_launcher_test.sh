@@ -40,13 +40,7 @@ jq -e '[.rank_processes[] | .rank] | sort == [0, 1]' "$tmp/job.json" >/dev/null 
 jq -e '[.rank_processes[] | select(.launcher != "torchrun" or .size != 2)] == []' \
   "$tmp/job.json" >/dev/null || fail "ranks not from torchrun of size 2: $(jq -c '.rank_processes' "$tmp/job.json")"
 # Regions: the ranks' own count.
-jq -s 'map(.regions | to_entries) | add | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add' \
-  "$tmp/app.0" "$tmp/app.1" >"$tmp/expected.json"
-jq '[.backends[] | .regions[]? | {(.name): .calls}] | add' "$tmp/job.json" >"$tmp/actual.json"
-jq -e --slurpfile e "$tmp/expected.json" '. == $e[0]' "$tmp/actual.json" >/dev/null ||
-  fail "the regions differ from the ranks' own count:
-expected $(jq -c . "$tmp/expected.json")
-got      $(jq -c . "$tmp/actual.json")"
+check_rank_regions "$tmp/job.json" "$tmp/app.0" "$tmp/app.1"
 # Per rank (-e): each rank's actors have its rank and its regions' calls are its own;
 # the launcher's (python running fake_torchrun, traced too) have none.
 jq -e '[.backends[].actors[]? | .rank // empty] | unique == [0, 1]' "$tmp/job.json" >/dev/null ||
@@ -60,28 +54,7 @@ jq -e --arg pids "$pids" '($pids | split(" ") | map(tonumber)) as $p
 grep -q "The trace holds 2 ranks of a job (torchrun, world size 2)" "$tmp/text" ||
   fail "the report does not say it is a job of 2 ranks: $(head -20 "$tmp/text")"
 
-# One timeline: a process track per rank, named for it, holding its regions.
-[ -s "$tmp/job.pftrace" ] || fail "no timeline"
-"$dump" "$tmp/job.pftrace" >"$tmp/dump.txt" 2>"$tmp/dump.err" ||
-  fail "the timeline does not decode: $(cat "$tmp/dump.err")"
-awk -f "$e2e_dir/../timeline/dump_to_json.awk" "$tmp/dump.txt" | jq -s . >"$tmp/dump.json"
-jq -s '.' "$tmp"/app.* >"$tmp/manifests.json"
-problems=$(jq -r --slurpfile m "$tmp/manifests.json" '
-  [.[] | select(.type == "track")] as $tracks
-  | [.[] | select(.type == "slice")] as $slices
-  | [$tracks[] | select(.kind == "p")] as $procs
-  | [ ($m[0][] | . as $rank
-       | [$procs[] | select(.name | test("^rank \($rank.rank) \\(.+\\)$"))] as $p
-       | if ($p | length) != 1 then "rank \($rank.rank): \($p | length) process tracks named for it"
-         else
-           ($p[0].uuid | tostring) as $puuid
-           | [$tracks[] | select(.parent == $puuid) | .uuid | tostring] as $below
-           | ([$slices[] | select((.track | tostring) as $t | $below | index($t))]
-              | reduce .[] as $s ({}; .[$s.name] += 1)) as $got
-           | ($rank.regions | to_entries[] | select(($got[.key] // 0) != .value)
-              | "rank \($rank.rank): \($got[.key] // 0) slices of region \(.key), it opened \(.value)")
-         end)
-    ] | .[]' "$tmp/dump.json") || fail "cannot check the timeline"
-[ -z "$problems" ] || fail "the timeline:
-$problems"
+# One timeline: a process track per rank, named for it, holding its regions (the launcher
+# makes no traced call here, so it has no track).
+check_rank_tracks "$tmp/job.pftrace" "$dump" 2 "$tmp"/app.*
 echo "PASS: torchrun_launcher: 2 ranks under one traced launcher; regions $(jq -c . "$tmp/actual.json")"
