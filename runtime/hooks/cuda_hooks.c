@@ -347,12 +347,16 @@ static bool cupti_start(void) {
     library = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
   if (!library)
     return false;
-  void **slots[] = {(void **)&cupti.register_callbacks, (void **)&cupti.enable,
-                    (void **)&cupti.disable,           (void **)&cupti.next_record,
-                    (void **)&cupti.flush_all,         (void **)&cupti.register_timestamp};
-  const char *names[] = {"cuptiActivityRegisterCallbacks", "cuptiActivityEnable",
-                         "cuptiActivityDisable",           "cuptiActivityGetNextRecord",
-                         "cuptiActivityFlushAll",          "cuptiActivityRegisterTimestampCallback"};
+  void **slots[] = {(void **)&cupti.register_callbacks,
+                    (void **)&cupti.enable,
+                    (void **)&cupti.disable,
+                    (void **)&cupti.next_record,
+                    (void **)&cupti.flush_all,
+                    (void **)&cupti.register_timestamp};
+  const char *names[] = {
+      "cuptiActivityRegisterCallbacks", "cuptiActivityEnable",
+      "cuptiActivityDisable",           "cuptiActivityGetNextRecord",
+      "cuptiActivityFlushAll",          "cuptiActivityRegisterTimestampCallback"};
   for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
     if (!(*slots[i] = tracer_real_dlsym(library, names[i])))
       return false;
@@ -436,7 +440,7 @@ static void *cupti_real(const char *name, const void *wrapper) {
 /* One wrapper per CUPTI function that sets the activity state: hand over, then call. */
 #define CUPTI_APP_CALL(function, params, args)                                                     \
   CUptiResult CUPTIAPI function params {                                                           \
-    static CUptiResult(CUPTIAPI * real) params;                                                    \
+    static CUptiResult(CUPTIAPI *real) params;                                                     \
     if (!real)                                                                                     \
       real = (CUptiResult(CUPTIAPI *) params)cupti_real(#function, (const void *)function);        \
     if (!real)                                                                                     \
@@ -445,7 +449,8 @@ static void *cupti_real(const char *name, const void *wrapper) {
     return real args;                                                                              \
   }
 CUPTI_APP_CALL(cuptiActivityRegisterCallbacks,
-               (CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed),
+               (CUpti_BuffersCallbackRequestFunc requested,
+                CUpti_BuffersCallbackCompleteFunc completed),
                (requested, completed))
 CUPTI_APP_CALL(cuptiActivityRegisterTimestampCallback, (CUpti_TimestampCallbackFunc stamp), (stamp))
 CUPTI_APP_CALL(cuptiActivityEnable, (CUpti_ActivityKind kind), (kind))

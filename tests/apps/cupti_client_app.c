@@ -20,12 +20,12 @@
 #include "manifest.h"
 
 #define CU(function, ...) MANIFEST_CALL(function, function(__VA_ARGS__) == CUDA_SUCCESS)
-#define CUPTI(call)                                                                       \
-  do {                                                                                    \
-    if ((call) != CUPTI_SUCCESS) {                                                        \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call);                   \
-      exit(1);                                                                            \
-    }                                                                                     \
+#define CUPTI(call)                                                                                \
+  do {                                                                                             \
+    if ((call) != CUPTI_SUCCESS) {                                                                 \
+      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call);                            \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 enum { WARMUP = 3, PROFILED = 5, BUFFER_BYTES = 4096, BUFFERS_MAX = 64 };

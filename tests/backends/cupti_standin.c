@@ -38,8 +38,8 @@ static uint64_t now(void) {
 }
 
 static bool kernels_enabled(void) {
-  return enabled & ((1ull << CUPTI_ACTIVITY_KIND_KERNEL) |
-                    (1ull << CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  return enabled &
+         ((1ull << CUPTI_ACTIVITY_KIND_KERNEL) | (1ull << CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
 }
 
 /* Hands the buffer being filled to the client registered now. Called with lock held;
@@ -114,9 +114,7 @@ CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) { return set_k
 CUptiResult CUPTIAPI cuptiActivityEnableAndDump(CUpti_ActivityKind kind) {
   return set_kind(kind, true);
 }
-CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) {
-  return set_kind(kind, false);
-}
+CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) { return set_kind(kind, false); }
 CUptiResult CUPTIAPI cuptiActivityEnableContext(CUcontext context, CUpti_ActivityKind kind) {
   (void)context;
   return set_kind(kind, true);
