@@ -11,6 +11,7 @@ extern const struct output text_output;        /* reports/text/text_output.c */
 extern const struct output perfetto_output;    /* exports/perfetto/perfetto_output.c */
 extern const struct output chrome_json_output; /* exports/chrome_json/chrome_json_output.c */
 extern const struct output csv_output;         /* exports/csv/tally_csv.c */
+extern const struct output rank_view_output;   /* job/rank_view.c */
 
 const struct output *const outputs[] = {
     &tally_output,
@@ -19,5 +20,6 @@ const struct output *const outputs[] = {
     &perfetto_output,
     &chrome_json_output,
     &csv_output,
+    &rank_view_output,
     NULL,
 };

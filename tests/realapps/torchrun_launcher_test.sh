@@ -7,6 +7,7 @@
 #    says it is a job of 2 ranks (torchrun) and names each rank's process (JSON
 #    rank_processes), the launcher not among them;
 #  - -e: each rank's calls apart (actors with ranks 0 and 1), the launcher's without one;
+#  - --ranks: each call's time per rank over ranks 0 and 1, with the stragglers;
 #  - one timeline: a process track per rank named "rank N (HOST)", holding that rank's
 #    regions.
 # Usage: torchrun_launcher_test.sh TRACER ITT_REGIONS PFTRACE_DUMP
@@ -39,6 +40,17 @@ jq -e '[.rank_processes[] | .rank] | sort == [0, 1]' "$tmp/job.json" >/dev/null 
   fail "rank_processes is not ranks 0 and 1: $(jq -c '.rank_processes' "$tmp/job.json")"
 jq -e '[.rank_processes[] | select(.launcher != "torchrun" or .size != 2)] == []' \
   "$tmp/job.json" >/dev/null || fail "ranks not from torchrun of size 2: $(jq -c '.rank_processes' "$tmp/job.json")"
+# --ranks on the same trace: each ITT call's time per rank, over the 2 ranks only (the
+# launcher is no rank), naming ranks 0 and 1 at the ends.
+"$tracer" -r "$tmp/trace" --ranks >"$tmp/ranks" 2>&1 || fail "tracer -r --ranks failed: $(cat "$tmp/ranks")"
+grep -q '^Per-rank time (ITT) | 2 ranks |' "$tmp/ranks" ||
+  fail "--ranks: no per-rank table of 2 ranks: $(cat "$tmp/ranks")"
+awk -F' *[|] *' '/^Per-rank time/ { on = 1 } on && ($1 == "All calls" || $1 ~ /^__itt_/) {
+    if ($7 != 2 || ($5 != 0 && $5 != 1) || ($6 != 0 && $6 != 1)) bad = bad "\n" $0; rows++ }
+  END { if (!rows) print "no rows"; else if (bad != "") print "rows not over ranks 0 and 1:" bad }' \
+  "$tmp/ranks" >"$tmp/ranks.bad"
+[ ! -s "$tmp/ranks.bad" ] || fail "--ranks: $(cat "$tmp/ranks.bad")"
+
 # Regions: the ranks' own count.
 check_rank_regions "$tmp/job.json" "$tmp/app.0" "$tmp/app.1"
 # Per rank (-e): each rank's actors have its rank and its regions' calls are its own;
