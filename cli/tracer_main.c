@@ -35,7 +35,8 @@ static const char usage[] =
     "                         thread (in an MPI job, per rank too): one table per thread\n"
     "      --ranks[=PCT]      in an MPI job's report, per call the least, median and\n"
     "                         most time of a rank and the straggler ranks, whose time is\n"
-    "                         over the median by more than PCT%% (default 25)\n"
+    "                         over the median by more than PCT%% (default 25); also for\n"
+    "                         a launcher traced with its ranks (tracer torchrun ...)\n"
     "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
     "      --csv FILE         also write the tally as CSV to FILE (one line per table row)\n"
     "      --otf2 DIR         also write the trace as an OTF2 archive in DIR (open\n"
@@ -367,11 +368,6 @@ int main(int argc, char **argv) {
     return command_job_rank(&o, &rank);
   if (o.traced_ranks) {
     log_error("--traced-ranks needs an MPI launcher: mpirun -n N tracer --traced-ranks LIST APP");
-    return TRACER_EXIT_USAGE;
-  }
-  if (o.ranks) {
-    log_error("--ranks needs an MPI job: mpirun -n N tracer --ranks APP, or tracer -r JOBDIR "
-              "--ranks");
     return TRACER_EXIT_USAGE;
   }
   return command_run_app(&o);

@@ -8,6 +8,7 @@
 
 #include "tracer_calibration.h"
 #include "tracer_clock.h"
+#include "rank_env.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -387,5 +388,10 @@ __attribute__((constructor)) static void tracer_runtime_init(void) {
   /* After notify_fork_child: only then does the session record this process. */
   lttng_ust_tracepoint(lttng_ust_tracer, clock_read, tracer_pid(), tracer_tid(), read_cost,
                        tracer_counted_call_ps());
+  struct rank_env rank;
+  rank_env_read(&rank);
+  if (rank.present)
+    lttng_ust_tracepoint(lttng_ust_tracer, rank, tracer_pid(), tracer_tid(), rank.launcher,
+                         rank.rank, rank.size, rank.local_rank, rank.local_size);
   tracer_calibrate_if_asked();
 }

@@ -49,6 +49,26 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, notice,
   )
 )
 
+/* Where this process stands in a job, from its launcher's variables (torchrun's RANK,
+ * WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE; MPI launchers' and Slurm's: the table of
+ * cli/control/rank_env.h), written once when the process starts, only when they are set:
+ * so that one trace of a launcher and its ranks (`tracer torchrun ...`) can be told apart
+ * by rank, the launcher being the process without one. -1 for what the launcher does not
+ * say. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, rank,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, launcher, int64_t, rank,
+                    int64_t, size, int64_t, local_rank, int64_t, local_size),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(launcher, launcher)
+    lttng_ust_field_integer(int64_t, rank, rank)
+    lttng_ust_field_integer(int64_t, size, size)
+    lttng_ust_field_integer(int64_t, local_rank, local_rank)
+    lttng_ust_field_integer(int64_t, local_size, local_size)
+  )
+)
+
 /* A call that had not returned when its process ended (exit, or a fatal signal): written
  * at that moment for every such call of every thread, in minimal mode, where no entry
  * event shows it. */

@@ -136,7 +136,7 @@ enum analysis_status analysis_run(const struct analysis_request *request,
       wants_timeline |= outputs[i]->input == OUTPUT_READS_TIMELINE;
     }
   if (wants_tally) {
-    if (tally_open(&tally, request->extended, &owned[consumer_count])) {
+    if (tally_open(&tally, request->extended || request->rank_view, &owned[consumer_count])) {
       tally_free(&tally);
       diag_error(d, "Cannot analyse the trace: out of memory");
       failures++;

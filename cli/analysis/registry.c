@@ -13,6 +13,7 @@ extern const struct output chrome_json_output; /* exports/chrome_json/chrome_jso
 extern const struct output csv_output;         /* exports/csv/tally_csv.c */
 extern const struct output otf2_output;        /* exports/otf2/otf2_output.c */
 extern const struct output flame_output;       /* exports/flame/flame_output.c */
+extern const struct output rank_view_output;   /* job/rank_view.c */
 
 const struct output *const outputs[] = {
     &tally_output,
@@ -23,5 +24,6 @@ const struct output *const outputs[] = {
     &csv_output,
     &otf2_output,
     &flame_output,
+    &rank_view_output,
     NULL,
 };

@@ -165,10 +165,6 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
   }
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
-  if (o->ranks) {
-    log_error("--ranks reads an MPI job's folder: %s is the trace of one run", trace_dir);
-    return TRACER_EXIT_USAGE;
-  }
   struct run_record run;
   run_record_read(trace_dir, &run);
   FILE *out = open_output(o);
@@ -190,6 +186,8 @@ int analyse_trace(const struct tracer_options *o, const char *trace_dir) {
       .text = o->text,
       .json = o->json,
       .extended = o->extended,
+      .rank_view = o->ranks,
+      .ranks_pct = o->ranks_pct,
       .threads = o->threads,
       .timeline_path = o->timeline ? path : NULL,
       .timeline_json_path = o->timeline && o->timeline_json ? json : NULL,

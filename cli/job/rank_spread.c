@@ -96,8 +96,8 @@ static struct rank_time *rank_times(const struct job_result *r, size_t b, size_t
     return NULL;
   for (size_t i = 0; i < a->row_count; i++) {
     const struct actor_row *w = &a->rows[i];
-    if (w->backend != b || w->function < 0 || !w->time.calls)
-      continue;
+    if (w->backend != b || w->function < 0 || !w->time.calls || a->list[w->actor].rank < 0)
+      continue; /* a rank < 0: a launcher's process in one trace with its ranks */
     long rank = a->list[w->actor].rank;
     t[(*n)++] = (struct rank_time){w->function, rank, w->time.total};
     t[(*n)++] = (struct rank_time){-1, rank, w->time.total};

@@ -32,6 +32,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->device_bytes = info->device_queue = info->device_end = -1;
   info->cost = info->event_ps = info->byte_ps = info->call_ps = -1;
   info->calls = info->total = info->min = info->max = -1;
+  info->rank = info->size = info->local_rank = info->local_size = -1;
   info->row = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
@@ -79,6 +80,13 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->role = EVENT_NOTICE; /* its text sits where a device command's name does */
       info->device_backend = ctf_event_class_field_index(c, "backend");
       info->device_name = ctf_event_class_field_index(c, "text");
+    } else if (strcmp(event, "rank") == 0) {
+      info->role = EVENT_RANK;
+      info->device_backend = ctf_event_class_field_index(c, "launcher");
+      info->rank = ctf_event_class_field_index(c, "rank");
+      info->size = ctf_event_class_field_index(c, "size");
+      info->local_rank = ctf_event_class_field_index(c, "local_rank");
+      info->local_size = ctf_event_class_field_index(c, "local_size");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

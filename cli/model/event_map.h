@@ -21,6 +21,7 @@ enum event_role {
   EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
   EVENT_COUNTED,        /* lttng_ust_tracer:counted: calls of a counted function */
   EVENT_NOTICE,         /* lttng_ust_tracer:notice: a sentence for the report */
+  EVENT_RANK,           /* lttng_ust_tracer:rank: the process's rank in a job */
 };
 
 struct event_info {
@@ -39,6 +40,7 @@ struct event_info {
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
   int cost, counted_ps, event_ps, byte_ps, call_ps; /* clock_read and calibration events */
   int calls, total, min, max;   /* counted events */
+  int rank, size, local_rank, local_size; /* rank events (and device_backend: launcher) */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
   bool record_fixed;                /* the record is read in place (ctf_event_u64s()) */

@@ -17,13 +17,14 @@ enum { CONSUMER_THREAD_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME
  * WAKE_BATCH records wait (or the read ends). */
 enum { WAKE_BATCH = 512 };
 
-enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION };
+enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION, RECORD_RANK };
 
 struct record {
   enum record_type type;
   struct trace_call call;
   struct trace_device dev;
   struct trace_region region;
+  struct trace_rank rank;
   struct trace_arg args[PIPE_ARGS];
   char text[PIPE_TEXT]; /* the arguments' strings */
   char name[PIPE_NAME]; /* the device command's or region's name */
@@ -80,6 +81,7 @@ static void *consume(void *arg) {
         case RECORD_CALL: rc = d->call(d->context, &r->call); break;
         case RECORD_DEVICE: rc = d->device(d->context, &r->dev); break;
         case RECORD_REGION: rc = d->region(d->context, &r->region); break;
+        case RECORD_RANK: rc = d->rank(d->context, &r->rank); break;
         }
       }
       if (rc)
@@ -163,6 +165,19 @@ static int put_device(void *context, const struct trace_device *dev) {
   return 0;
 }
 
+static int put_rank(void *context, const struct trace_rank *rank) {
+  struct consumer_thread *p = context;
+  struct record *r = slot(p);
+  if (!r)
+    return atomic_load(&p->status);
+  r->type = RECORD_RANK;
+  r->rank = *rank;
+  r->rank.from.event = NULL;
+  r->rank.launcher = copy_into(r->name, sizeof r->name, rank->launcher);
+  publish(p);
+  return 0;
+}
+
 static int put_region(void *context, const struct trace_region *region) {
   struct consumer_thread *p = context;
   struct record *r = slot(p);
@@ -226,6 +241,7 @@ int consumer_thread_open(const struct trace_consumer *downstream,
                                       .call = downstream->call ? put_call : NULL,
                                       .device = downstream->device ? put_device : NULL,
                                       .region = downstream->region ? put_region : NULL,
+                                      .rank = downstream->rank ? put_rank : NULL,
                                       .finish = put_finish};
   *out = p;
   return 0;

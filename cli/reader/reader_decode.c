@@ -413,6 +413,25 @@ static void hand_out_notice(struct decoder *d, const struct trace_source *from) 
   HAND_OUT(d, notice, &n);
 }
 
+static void hand_out_rank(struct decoder *d, const struct trace_source *from) {
+  const struct ctf_event *ev = from->event;
+  const struct event_info *info = from->info;
+  struct ctf_value launcher;
+  int64_t rank, size = -1, local_rank = -1, local_size = -1, tid;
+  struct trace_rank r = {.from = *from};
+  if (!field_string(ev, info->device_backend, &launcher) ||
+      !event_map_field_int(ev, info->rank, &rank) || rank < 0 ||
+      !event_map_ids(&d->reader->map, info, ev, &r.pid, &tid))
+    return;
+  event_map_field_int(ev, info->size, &size);
+  event_map_field_int(ev, info->local_rank, &local_rank);
+  event_map_field_int(ev, info->local_size, &local_size);
+  r.launcher = launcher.u.string.chars;
+  r.rank = (long)rank, r.size = (long)size;
+  r.local_rank = (long)local_rank, r.local_size = (long)local_size;
+  HAND_OUT(d, rank, &r);
+}
+
 static void hand_out_cost(struct decoder *d, const struct trace_source *from) {
   const struct ctf_event *ev = from->event;
   const struct event_info *info = from->info;
@@ -482,6 +501,7 @@ int decoder_event(struct decoder *d, const struct ctf_event *ev, int host,
   case EVENT_REGION:
   case EVENT_PAUSED: hand_out_region(d, &from); break;
   case EVENT_NOTICE: hand_out_notice(d, &from); break;
+  case EVENT_RANK: hand_out_rank(d, &from); break;
   case EVENT_OTHER: break;
   }
   HAND_OUT(d, other, &from);

@@ -164,6 +164,15 @@ struct trace_notice {
   size_t backend_len, text_len;
 };
 
+/* A process's rank in a job, from its launcher's variables when it started
+ * (lttng_ust_tracer:rank): a trace of a launcher and its ranks is split by these. */
+struct trace_rank {
+  struct trace_source from;
+  int64_t pid;
+  const char *launcher;         /* "torchrun", "Open MPI", ...; NUL-terminated */
+  long rank, size, local_rank, local_size; /* -1 when the launcher does not say */
+};
+
 /* The runtime's measures of itself: what one clock read costs, and the calibration. */
 enum trace_cost_kind { TRACE_COST_CLOCK_READ, TRACE_COST_CALIBRATION };
 struct trace_cost {
@@ -226,6 +235,7 @@ struct trace_consumer {
   int (*unfinished)(void *context, const struct trace_unfinished *unfinished);
   int (*cost)(void *context, const struct trace_cost *cost);
   int (*notice)(void *context, const struct trace_notice *notice);
+  int (*rank)(void *context, const struct trace_rank *rank);
   /* Every event not handed out as a call, raw (device commands and regions too; never
    * the calibration's samples), for a consumer that shows events. */
   int (*other)(void *context, const struct trace_source *event);

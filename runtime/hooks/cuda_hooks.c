@@ -8,9 +8,10 @@
  *   - CUPTI's activity API (the default), compiled only where cupti.h exists and used
  *     where libcupti loads: CUPTI reads the trace clock's raw source itself, and no event
  *     is recorded;
- *   - CUDA events (where CUPTI cannot be loaded, or TRACER_CUDA_TIMING=events): a pair
- *     recorded around the command on the app's stream, pending (tracer_pending.h) until
- *     read, placed on the host's clock through a reference event whose host time is known.
+ *   - CUDA events (where CUPTI cannot be loaded, TRACER_CUDA_TIMING=events, or once the
+ *     app runs a CUPTI client of its own, which gets CUPTI to itself): a pair recorded
+ *     around the command on the app's stream, pending (tracer_pending.h) until read,
+ *     placed on the host's clock through a reference event whose host time is known.
  * - Kernel names as the device knows them (cuFuncGetName, cuKernelGetName), demangled;
  *   copies named by kind from the pointers' attributes (cuda_memory_of, the spec's
  *   trace.copy_kinds): "cuMemcpyAsync(H2D pageable)".
@@ -24,9 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda_args.h"
 #include "tracer_device_clock.h"
+#include "tracer_notice.h"
 #include "tracer_pending.h"
 #include "tracer_wrappers.h"
 
@@ -274,6 +277,7 @@ static struct {
   CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc,
                                     CUpti_BuffersCallbackCompleteFunc);
   CUptiResult (*enable)(CUpti_ActivityKind);
+  CUptiResult (*disable)(CUpti_ActivityKind);
   CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
   CUptiResult (*flush_all)(uint32_t);
   CUptiResult (*register_timestamp)(CUpti_TimestampCallbackFunc);
@@ -330,18 +334,29 @@ static void CUPTIAPI cupti_buffer_completed(CUcontext context, uint32_t stream, 
 
 static uint64_t CUPTIAPI cupti_timestamp(void) { return tracer_clock_raw_now(); }
 
+/* CUPTI's own clock on Linux (CLOCK_REALTIME), for an app given CUPTI that sets none. */
+static uint64_t CUPTIAPI cupti_default_timestamp(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 static bool cupti_start(void) {
   void *library = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
   if (!library)
     library = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
   if (!library)
     return false;
-  void **slots[] = {(void **)&cupti.register_callbacks, (void **)&cupti.enable,
-                    (void **)&cupti.next_record, (void **)&cupti.flush_all,
+  void **slots[] = {(void **)&cupti.register_callbacks,
+                    (void **)&cupti.enable,
+                    (void **)&cupti.disable,
+                    (void **)&cupti.next_record,
+                    (void **)&cupti.flush_all,
                     (void **)&cupti.register_timestamp};
-  const char *names[] = {"cuptiActivityRegisterCallbacks", "cuptiActivityEnable",
-                         "cuptiActivityGetNextRecord", "cuptiActivityFlushAll",
-                         "cuptiActivityRegisterTimestampCallback"};
+  const char *names[] = {
+      "cuptiActivityRegisterCallbacks", "cuptiActivityEnable",
+      "cuptiActivityDisable",           "cuptiActivityGetNextRecord",
+      "cuptiActivityFlushAll",          "cuptiActivityRegisterTimestampCallback"};
   for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
     if (!(*slots[i] = tracer_real_dlsym(library, names[i])))
       return false;
@@ -354,8 +369,98 @@ static bool cupti_start(void) {
 }
 
 /* CUPTI's last records at exit: an atexit handler, registered once timing starts, so
- * that it runs before any library's destructors (the driver's teardown among them). */
-static void cupti_stop(void) { cupti.flush_all(1); }
+ * that it runs before any library's destructors (the driver's teardown among them). Not
+ * once the app has CUPTI: its buffers are the app's, and so is their last flush. */
+static bool app_has_cupti;
+static void cupti_stop(void) {
+  if (!__atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
+    cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+/* ---- the app's own CUPTI client (torch.profiler, Nsight's injection, ...) ----
+ *
+ * CUPTI takes one set of buffer callbacks and one timestamp callback per process: a
+ * second registration replaces the first, and the buffers the first client asked for are
+ * then completed to the second (PyTorch: "bufferCompleted called with unknown buffer"),
+ * so both lose their records. The app's profiler must keep working, so CUPTI becomes the
+ * app's alone: the first call the app makes that sets CUPTI's activity state (buffer or
+ * timestamp callbacks, enabling or disabling a kind) first hands CUPTI over. The tracer
+ * flushes its own records, disables its kinds, puts back CUPTI's default clock, and times
+ * the device work that follows with CUDA events, saying so in a notice. The app then sees
+ * exactly what it would see without the tracer. (Sharing one registration, copying records
+ * into the app's buffers, would rely on the layout of CUPTI's buffers, which is CUPTI's
+ * own, and on both sides agreeing on one clock: docs/cuda.md.) */
+static pthread_mutex_t hand_over_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool cupti_wanted(void);
+
+static void cupti_hand_over(void) {
+  if (__atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
+    return;
+  pthread_mutex_lock(&hand_over_lock);
+  if (!app_has_cupti) {
+    /* Under cuda_lock, so that a timing chosen later (cuInit) sees the app's CUPTI. A
+     * launch on another thread during the hand-over may be timed both ways. */
+    pthread_mutex_lock(&cuda_lock);
+    bool had = timing == TIMING_CUPTI, would_have = timing == TIMING_UNSET && cupti_wanted();
+    if (had)
+      __atomic_store_n(&timing, TIMING_EVENTS, __ATOMIC_RELEASE);
+    __atomic_store_n(&app_has_cupti, true, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&cuda_lock);
+    if (had) { /* the records CUPTI holds are the tracer's: read them first */
+      cupti.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+      cupti.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
+      cupti.disable(CUPTI_ACTIVITY_KIND_MEMSET);
+      cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+      cupti.register_timestamp(cupti_default_timestamp);
+    }
+    if (had || would_have)
+      tracer_notice("cuda",
+                    "the app runs its own CUPTI activity client (torch.profiler or another "
+                    "profiler): the tracer leaves CUPTI to it and times device work with CUDA "
+                    "events%s",
+                    had ? " from then on" : "");
+  }
+  pthread_mutex_unlock(&hand_over_lock);
+}
+
+/* The real CUPTI function the app asked for: the next definition after the interposer's
+ * (the libcupti the app links), else the one the tracer's own dlopen finds. */
+static void *cupti_real(const char *name, const void *wrapper) {
+  void *real = tracer_find_elsewhere(name, wrapper);
+  if (!real) {
+    void *library = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      library = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
+    real = library ? tracer_real_dlsym(library, name) : NULL;
+  }
+  return real;
+}
+
+/* One wrapper per CUPTI function that sets the activity state: hand over, then call. */
+#define CUPTI_APP_CALL(function, params, args)                                                     \
+  CUptiResult CUPTIAPI function params {                                                           \
+    static CUptiResult(CUPTIAPI *real) params;                                                     \
+    if (!real)                                                                                     \
+      real = (CUptiResult(CUPTIAPI *) params)cupti_real(#function, (const void *)function);        \
+    if (!real)                                                                                     \
+      return CUPTI_ERROR_NOT_INITIALIZED;                                                          \
+    cupti_hand_over();                                                                             \
+    return real args;                                                                              \
+  }
+CUPTI_APP_CALL(cuptiActivityRegisterCallbacks,
+               (CUpti_BuffersCallbackRequestFunc requested,
+                CUpti_BuffersCallbackCompleteFunc completed),
+               (requested, completed))
+CUPTI_APP_CALL(cuptiActivityRegisterTimestampCallback, (CUpti_TimestampCallbackFunc stamp), (stamp))
+CUPTI_APP_CALL(cuptiActivityEnable, (CUpti_ActivityKind kind), (kind))
+CUPTI_APP_CALL(cuptiActivityEnableAndDump, (CUpti_ActivityKind kind), (kind))
+CUPTI_APP_CALL(cuptiActivityDisable, (CUpti_ActivityKind kind), (kind))
+CUPTI_APP_CALL(cuptiActivityEnableContext, (CUcontext context, CUpti_ActivityKind kind),
+               (context, kind))
+CUPTI_APP_CALL(cuptiActivityDisableContext, (CUcontext context, CUpti_ActivityKind kind),
+               (context, kind))
+#undef CUPTI_APP_CALL
 #endif
 
 /* CUPTI where it loads (on the H100 it cost 2.2 us a launch against 4.7 us for a pair of
@@ -367,6 +472,8 @@ static enum timing timing_choice(void) {
   if (wanted && strcmp(wanted, "events") == 0)
     return TIMING_EVENTS;
 #ifdef CUDA_HOOKS_CUPTI
+  if (__atomic_load_n(&app_has_cupti, __ATOMIC_ACQUIRE))
+    return TIMING_EVENTS; /* the app's own CUPTI client came first (cupti_hand_over) */
   if (cupti_start()) {
     atexit(cupti_stop);
     return TIMING_CUPTI;
@@ -375,6 +482,13 @@ static enum timing timing_choice(void) {
   tracer_debug("CUPTI is not available: device times from CUDA events");
   return TIMING_EVENTS;
 }
+
+#ifdef CUDA_HOOKS_CUPTI
+static bool cupti_wanted(void) {
+  const char *wanted = getenv("TRACER_CUDA_TIMING");
+  return !wanted || (strcmp(wanted, "none") != 0 && strcmp(wanted, "events") != 0);
+}
+#endif
 
 /* ---- commands ---- */
 

@@ -7,6 +7,8 @@
  *   cuPointerGetAttributes tells them apart, and says nothing of other (pageable) memory.
  * - Functions and library kernels have handles that know their names (cuFuncGetName,
  *   cuKernelGetName).
+ * - Kernel launches are told to an observer (null_cuda_observe_launches), as a stand-in
+ *   CUPTI (cupti_standin.c) hears of them.
  * Every other function is the generated null one: it succeeds and does nothing.
  */
 #define _GNU_SOURCE
@@ -241,5 +243,38 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
   if (!start || !end || !start->recorded_ns || !end->recorded_ns)
     return CUDA_ERROR_INVALID_HANDLE;
   *pMilliseconds = (float)((double)((int64_t)(end->recorded_ns - start->recorded_ns)) / 1e6);
+  return CUDA_SUCCESS;
+}
+
+/* ---- launches, seen by a stand-in CUPTI (tests/backends/cupti_standin.c) ---- */
+
+static void (*launch_observer)(const char *name, uintptr_t stream);
+
+/* The stand-in CUPTI asks to hear of every kernel launch, as CUPTI hears of them from the
+ * driver. */
+void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream)) {
+  launch_observer = observer;
+}
+
+static void launched(CUfunction f, CUstream stream) {
+  struct named *n = named_of(f);
+  if (launch_observer)
+    launch_observer(n ? n->name : "kernel", (uintptr_t)stream);
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                        unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                        void **kernelParams, void **extra) {
+  (void)gridDimX, (void)gridDimY, (void)gridDimZ, (void)blockDimX, (void)blockDimY;
+  (void)blockDimZ, (void)sharedMemBytes, (void)kernelParams, (void)extra;
+  launched(f, hStream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra) {
+  (void)kernelParams, (void)extra;
+  launched(f, config ? config->hStream : NULL);
   return CUDA_SUCCESS;
 }

@@ -61,3 +61,50 @@ $(diff "$tmp/$name.counted" "$tmp/$name.traced" | grep '^[<>]' | head -20)"
   echo "$name: $(wc -l <"$tmp/$name.traced") functions, $(awk '{ s += $2 } END { print s }' \
     "$tmp/$name.traced") calls, as counted"
 }
+
+# check_rank_regions REPORT MANIFEST...: the report's regions (every backend's, by name)
+# are those the ranks counted themselves (torch_ddp.py's $APP_MANIFEST.RANK); the
+# expected and actual counts left in $tmp/expected.json and $tmp/actual.json.
+check_rank_regions() {
+  report=$1
+  shift
+  jq -s 'map(.regions | to_entries) | add | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add' \
+    "$@" >"$tmp/expected.json"
+  jq '[.backends[] | .regions[]? | {(.name): .calls}] | add' "$report" >"$tmp/actual.json"
+  jq -e --slurpfile e "$tmp/expected.json" '. == $e[0]' "$tmp/actual.json" >/dev/null ||
+    fail "the regions differ from the ranks' own count:
+expected $(jq -c . "$tmp/expected.json")
+got      $(jq -c . "$tmp/actual.json")"
+}
+
+# check_rank_tracks PFTRACE DUMP PROCESSES MANIFEST...: the timeline decodes (DUMP is
+# pftrace_dump), has PROCESSES process tracks, and one per rank named "rank N (HOST)"
+# holding a slice for each region the rank opened.
+check_rank_tracks() {
+  pftrace=$1 dump=$2 processes=$3
+  shift 3
+  [ -s "$pftrace" ] || fail "no timeline"
+  "$dump" "$pftrace" >"$tmp/dump.txt" 2>"$tmp/dump.err" ||
+    fail "the timeline does not decode: $(cat "$tmp/dump.err")"
+  awk -f "$e2e_dir/../timeline/dump_to_json.awk" "$tmp/dump.txt" | jq -s . >"$tmp/dump.json"
+  jq -s '.' "$@" >"$tmp/manifests.json"
+  problems=$(jq -r --slurpfile m "$tmp/manifests.json" --argjson want "$processes" '
+    [.[] | select(.type == "track")] as $tracks
+    | [.[] | select(.type == "slice")] as $slices
+    | [$tracks[] | select(.kind == "p")] as $procs
+    | [ (if ($procs | length) != $want then "\($procs | length) process tracks, want \($want)" else empty end),
+        ($m[0][] | . as $rank
+         | [$procs[] | select(.name | test("^rank \($rank.rank) \\(.+\\)$"))] as $p
+         | if ($p | length) != 1 then "rank \($rank.rank): \($p | length) process tracks named for it"
+           else
+             ($p[0].uuid | tostring) as $puuid
+             | [$tracks[] | select(.parent == $puuid) | .uuid | tostring] as $below
+             | ([$slices[] | select((.track | tostring) as $t | $below | index($t))]
+                | reduce .[] as $s ({}; .[$s.name] += 1)) as $got
+             | ($rank.regions | to_entries[] | select(($got[.key] // 0) != .value)
+                | "rank \($rank.rank): \($got[.key] // 0) slices of region \(.key), it opened \(.value)")
+           end)
+      ] | .[]' "$tmp/dump.json") || fail "cannot check the timeline"
+  [ -z "$problems" ] || fail "the timeline:
+$problems"
+}

@@ -53,39 +53,9 @@ grep -q "job of 2 ranks (torchrun)" "$tmp/rank0.err" ||
 [ -s "$tmp/job.json" ] || fail "no report for the job: $(cat "$tmp/rank0.err")"
 jq -e '.job.ranks == [0, 1]' "$tmp/job.json" >/dev/null ||
   fail "the report is not the job's ranks 0 and 1: $(jq -c '.job | del(.matrix, .message_sizes)' "$tmp/job.json")"
-jq -s 'map(.regions | to_entries) | add | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add' \
-  "$tmp/app.0" "$tmp/app.1" >"$tmp/expected.json"
-jq '[.backends[] | .regions[]? | {(.name): .calls}] | add' "$tmp/job.json" >"$tmp/actual.json"
-jq -e --slurpfile e "$tmp/expected.json" '. == $e[0]' "$tmp/actual.json" >/dev/null ||
-  fail "the job's regions differ from the ranks' own count:
-expected $(jq -c . "$tmp/expected.json")
-got      $(jq -c . "$tmp/actual.json")"
-
+check_rank_regions "$tmp/job.json" "$tmp/app.0" "$tmp/app.1"
 # One timeline: a process track per rank, named for it, holding that rank's regions.
-[ -s "$tmp/job.pftrace" ] || fail "no timeline for the job"
-"$dump" "$tmp/job.pftrace" >"$tmp/dump.txt" 2>"$tmp/dump.err" ||
-  fail "the job's timeline does not decode: $(cat "$tmp/dump.err")"
-awk -f "$e2e_dir/../timeline/dump_to_json.awk" "$tmp/dump.txt" | jq -s . >"$tmp/dump.json"
-jq -s '.' "$tmp"/app.* >"$tmp/manifests.json"
-problems=$(jq -r --slurpfile m "$tmp/manifests.json" '
-  [.[] | select(.type == "track")] as $tracks
-  | [.[] | select(.type == "slice")] as $slices
-  | [$tracks[] | select(.kind == "p")] as $procs
-  | [ (if ($procs | length) != 2 then "\($procs | length) process tracks, want 2" else empty end),
-      ($m[0][] | . as $rank
-       | [$procs[] | select(.name | test("^rank \($rank.rank) \\(.+\\)$"))] as $p
-       | if ($p | length) != 1 then "rank \($rank.rank): \($p | length) process tracks named for it"
-         else
-           ($p[0].uuid | tostring) as $puuid
-           | [$tracks[] | select(.parent == $puuid) | .uuid | tostring] as $below
-           | ([$slices[] | select((.track | tostring) as $t | $below | index($t))]
-              | reduce .[] as $s ({}; .[$s.name] += 1)) as $got
-           | ($rank.regions | to_entries[] | select(($got[.key] // 0) != .value)
-              | "rank \($rank.rank): \($got[.key] // 0) slices of region \(.key), it opened \(.value)")
-         end)
-    ] | .[]' "$tmp/dump.json") || fail "cannot check the timeline"
-[ -z "$problems" ] || fail "the job's timeline:
-$problems"
+check_rank_tracks "$tmp/job.pftrace" "$dump" 2 "$tmp"/app.*
 # One OTF2 archive and one pair of folded stacks for the job.
 otf2-print "$tmp/job.otf2/traces.otf2" >/dev/null 2>"$tmp/print.err" ||
   fail "otf2-print cannot read the job's archive: $(cat "$tmp/print.err")"
@@ -94,4 +64,4 @@ otf2-print "$tmp/job.otf2/traces.otf2" >/dev/null 2>"$tmp/print.err" ||
 "$python" "$e2e_dir/../exports/flame_check.py" "$tmp/job.folded" "$tmp/job.host.folded" \
   "$tmp/job.json" --ranks 2 >"$tmp/flame.txt" 2>&1 ||
   fail "the job's folded stacks: $(cat "$tmp/flame.txt")"
-echo "torch_ddp: 2 ranks, one report, one timeline, one OTF2 archive ($(cat "$tmp/otf2.txt")), one pair of folded stacks; regions $(jq -c . "$tmp/actual.json")"
+echo "torch_ddp: 2 ranks, one report and one timeline, one OTF2 archive ($(cat "$tmp/otf2.txt")), one pair of folded stacks; regions $(jq -c . "$tmp/actual.json")"

@@ -86,6 +86,14 @@ struct timeline_builder {
   size_t recent_next;
   struct held_call held[MAX_HELD];
   int64_t rank_pid; /* a rank's first process */
+  /* The ranks of a launcher's processes (`tracer torchrun ...`: lttng_ust_tracer:rank),
+   * by pid, to name their tracks. */
+  struct pid_rank {
+    const char *host;
+    int64_t pid;
+    long rank;
+  } *ranks;
+  size_t rank_count;
 };
 
 static int command_kind(enum tracer_meaning m) {
@@ -163,9 +171,33 @@ static void put(struct fifo *q, struct pending p) {
   q->items[(q->head + q->count++) % MAX_PENDING] = p;
 }
 
+static long rank_of(const struct timeline_builder *b, const char *host, int64_t pid) {
+  for (size_t i = 0; i < b->rank_count; i++)
+    if (b->ranks[i].pid == pid && b->ranks[i].host == host)
+      return b->ranks[i].rank;
+  return -1;
+}
+
+/* A process that started with a launcher's rank variables: its track is named for its
+ * rank. Its rank event comes first in time order, before any call of its own. */
+static int on_rank(void *context, const struct trace_rank *r) {
+  struct timeline_builder *b = context;
+  if (b->options->is_rank || rank_of(b, r->from.host_name, r->pid) >= 0)
+    return 0; /* one rank's own trace: named by its options */
+  struct pid_rank *grown = realloc(b->ranks, (b->rank_count + 1) * sizeof *grown);
+  if (!grown)
+    return -1;
+  b->ranks = grown;
+  b->ranks[b->rank_count++] = (struct pid_rank){r->from.host_name, r->pid, r->rank};
+  return 0;
+}
+
 static timeline_track process_track(struct timeline_builder *b, const char *host, int64_t pid) {
   char name[256];
-  if (b->options->is_rank) {
+  long rank = rank_of(b, host, pid);
+  if (rank >= 0) {
+    snprintf(name, sizeof name, "rank %ld (%s)", rank, host);
+  } else if (b->options->is_rank) {
     /* The rank's first process is the rank; others (forked) say their pid. */
     if (!b->rank_pid)
       b->rank_pid = pid;
@@ -523,6 +555,7 @@ int timeline_builder_open(struct timeline *tl, const struct timeline_build_optio
       .call = on_call,
       .device = on_device,
       .region = on_region,
+      .rank = on_rank,
       .finish = on_finish,
   };
   /* Reading the trace on this thread, the timeline's encoding and writing on another
@@ -544,6 +577,7 @@ int timeline_builder_close(struct timeline_builder *b, struct diag *d) {
     free((char *)b->memory[i].host);
   free(b->memory);
   free(b->allocations);
+  free(b->ranks);
   free(b);
   return rc;
 }

@@ -219,6 +219,21 @@ void actors_take_off(struct actors *a, uint64_t c) {
   }
 }
 
+int actors_set_rank(struct actors *a, int host, int64_t pid, long rank) {
+  bool changed = false;
+  for (size_t i = 0; i < a->count; i++)
+    if (a->list[i].host == host && a->list[i].pid == pid && a->list[i].rank != rank)
+      a->list[i].rank = rank, changed = true;
+  if (!changed || !a->index)
+    return 0;
+  /* The actors' keys changed: index them again (their positions, hence the rows, stay). */
+  map_free(&a->index->actors);
+  for (size_t i = 0; i < a->count; i++)
+    if (map_put(&a->index->actors, actor_hash(&a->list[i]), i))
+      return -1;
+  return 0;
+}
+
 void actors_free(struct actors *a) {
   for (size_t i = 0; i < a->row_count; i++)
     free(a->rows[i].name);

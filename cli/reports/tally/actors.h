@@ -56,6 +56,10 @@ enum { ACTORS_KEEP_RANK = -2 };
 int actors_merge(struct actors *into, const struct actors *from, const int *host_map,
                  long rank);
 
+/* Gives the actors of process pid on host the rank `rank` (a launcher's rank, learned from
+ * the trace after their rows were made). Returns 0, or -1 when out of memory. */
+int actors_set_rank(struct actors *a, int host, int64_t pid, long rank);
+
 /* Takes one clock read off every host row's calls (tally.h: take_off_clock_reads). */
 void actors_take_off(struct actors *a, uint64_t clock_read_ns);
 

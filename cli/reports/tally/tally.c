@@ -254,6 +254,24 @@ static int on_notice(void *context, const struct trace_notice *n) {
   return tally_add_notice(context, n->text, n->text_len);
 }
 
+static int add_rank(struct tally *t, const struct tally_rank *r) {
+  for (size_t i = 0; i < t->rank_count; i++)
+    if (t->ranks[i].host == r->host && t->ranks[i].pid == r->pid)
+      return 0;
+  struct tally_rank *grown = realloc(t->ranks, (t->rank_count + 1) * sizeof *grown);
+  if (!grown)
+    return -1;
+  t->ranks = grown;
+  t->ranks[t->rank_count++] = *r;
+  return 0;
+}
+
+static int on_rank(void *context, const struct trace_rank *r) {
+  struct tally_rank rank = {r->from.host, r->pid, r->rank, r->size, ""};
+  snprintf(rank.launcher, sizeof rank.launcher, "%s", r->launcher);
+  return add_rank(context, &rank);
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -314,6 +332,9 @@ static int merge_into(struct tally *into, struct tally *from) {
   into->paused_ns += from->paused_ns;
   for (size_t i = 0; i < from->notice_count; i++)
     if (tally_add_notice(into, from->notices[i], strlen(from->notices[i])))
+      return -1;
+  for (size_t i = 0; i < from->rank_count; i++)
+    if (add_rank(into, &from->ranks[i]))
       return -1;
   if (regions_merge(&into->regions, &from->regions))
     return -1;
@@ -393,6 +414,10 @@ static int on_finish(void *context, const struct trace_summary *summary) {
     if (!(t->hostnames[t->host_count++] = strdup(summary->hosts[i])))
       return -1;
   take_off_clock_reads(t);
+  /* A launcher's ranks in one trace: their actors are theirs (the launcher keeps -1). */
+  for (size_t i = 0; i < t->rank_count; i++)
+    if (actors_set_rank(&t->actors, t->ranks[i].host, t->ranks[i].pid, t->ranks[i].rank))
+      return -1;
   return 0;
 }
 
@@ -412,6 +437,7 @@ int tally_open(struct tally *t, bool by_actor, struct trace_consumer *consumer) 
                                       .unfinished = on_unfinished,
                                       .cost = on_cost,
                                       .notice = on_notice,
+                                      .rank = on_rank,
                                       .stream_done = on_stream_done,
                                       .finish = on_finish};
   return 0;
@@ -429,6 +455,7 @@ int tally_trace(struct trace_reader *reader, const struct trace_read_options *op
 }
 
 void tally_free(struct tally *t) {
+  free(t->ranks);
   for (size_t i = 0; i < t->notice_count; i++)
     free(t->notices[i]);
   free(t->notices);

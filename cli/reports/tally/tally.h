@@ -95,6 +95,13 @@ struct tally {
   char **notices;           /* distinct notices (lttng_ust_tracer:notice), in the order
                                first seen; owned */
   size_t notice_count;
+  struct tally_rank {       /* processes started with a launcher's rank (`tracer torchrun`) */
+    int host;
+    int64_t pid;
+    long rank, size;
+    char launcher[32];
+  } *ranks;                 /* owned; their actors get the rank when the read ends */
+  size_t rank_count;
   struct actors actors;     /* per thread (tally_open with by_actor), else empty */
   bool by_actor;            /* actors are being collected */
 };

@@ -524,6 +524,23 @@ static void print_actors_json(const struct tally *t, size_t backend, FILE *out) 
   fputs("]", out);
 }
 
+/* A launcher and its ranks in one trace (`tracer torchrun ...`), or one rank's own: which
+ * processes are ranks, the others (the launcher) counted apart in -e. */
+static void print_job_line(const struct tally *t, FILE *out) {
+  size_t ranks = 0; /* distinct ranks: a rank may be several processes */
+  for (size_t i = 0; i < t->rank_count; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = t->ranks[j].rank == t->ranks[i].rank;
+    ranks += !seen;
+  }
+  if (!ranks)
+    return;
+  fprintf(out, "The trace holds %zu rank%s of a job (%s, world size %ld); processes without "
+               "a rank (the launcher) are not ranks; -e shows each rank.\n\n",
+          ranks, ranks == 1 ? "" : "s", t->ranks[0].launcher, t->ranks[0].size);
+}
+
 void tally_print_prologue(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
@@ -550,6 +567,7 @@ void tally_print_prologue(const struct tally *t, const struct run_record *run, F
   }
   for (size_t i = 0; i < t->notice_count; i++)
     fprintf(out, "Note: %s.\n%s", t->notices[i], i + 1 == t->notice_count ? "\n" : "");
+  print_job_line(t, out);
   if (t->pauses) {
     char paused[32];
     units_time(t->paused_ns, paused, sizeof paused);
@@ -635,6 +653,20 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     units_json_string(out, t->notices[i]);
   }
   fputs("],\n", out);
+  if (t->rank_count) { /* a launcher's ranks in this one trace: process by process */
+    fputs("  \"rank_processes\": [", out);
+    for (size_t i = 0; i < t->rank_count; i++) {
+      const struct tally_rank *r = &t->ranks[i];
+      fprintf(out, "%s{\"rank\": %ld, \"size\": %ld, \"pid\": %lld, \"launcher\": ",
+              i ? ", " : "", r->rank, r->size, (long long)r->pid);
+      units_json_string(out, r->launcher);
+      fputs(", \"hostname\": ", out);
+      units_json_string(out, r->host >= 0 && (size_t)r->host < t->host_count
+                                 ? t->hostnames[r->host] : "unknown");
+      fputc('}', out);
+    }
+    fputs("],\n", out);
+  }
   fprintf(out, "  \"pauses\": %llu,\n  \"paused_ns\": %llu,\n", (unsigned long long)t->pauses,
           (unsigned long long)t->paused_ns);
   if (t->error) {

@@ -1,0 +1,148 @@
+/* A stand-in for CUPTI's activity API (libcupti.so.13) over the null CUDA driver, for the
+ * tracer's tests: just what a CUPTI client (the tracer, an app's own profiler) sees.
+ * - One set of buffer callbacks and one timestamp callback per process, as CUPTI has: a
+ *   second registration replaces the first, and a buffer asked of the first client is
+ *   completed to the second (the clash of two clients, docs/cuda.md).
+ * - A kernel launched while CUPTI_ACTIVITY_KIND_(CONCURRENT_)KERNEL is enabled becomes a
+ *   CUpti_ActivityKernel10 record of STANDIN_KERNEL_NS, stamped by the timestamp callback
+ *   (else CLOCK_REALTIME, CUPTI's own clock on Linux); the null driver tells of launches
+ *   (null_cuda_observe_launches in cuda_null_behaviour.c). Other kinds record nothing.
+ * - Records lie packed in the client's buffers; cuptiActivityGetNextRecord walks them.
+ */
+#define _GNU_SOURCE
+#include <cupti_activity.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+enum { STANDIN_KERNEL_NS = 7000 };
+
+void null_cuda_observe_launches(void (*observer)(const char *name, uintptr_t stream));
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static CUpti_BuffersCallbackRequestFunc requested;
+static CUpti_BuffersCallbackCompleteFunc completed;
+static CUpti_TimestampCallbackFunc stamp;
+static uint64_t enabled; /* bit per kind below 64 */
+static uint8_t *buffer;  /* the buffer being filled, asked of whoever was registered */
+static size_t buffer_size, buffer_used;
+
+static uint64_t now(void) {
+  if (stamp)
+    return stamp();
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static bool kernels_enabled(void) {
+  return enabled &
+         ((1ull << CUPTI_ACTIVITY_KIND_KERNEL) | (1ull << CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+}
+
+/* Hands the buffer being filled to the client registered now. Called with lock held;
+ * returns with it held. */
+static void complete_buffer(bool forced) {
+  if (!buffer || (!buffer_used && !forced) || !completed)
+    return;
+  uint8_t *full = buffer;
+  size_t size = buffer_size, used = buffer_used;
+  CUpti_BuffersCallbackCompleteFunc to = completed;
+  buffer = NULL, buffer_size = buffer_used = 0;
+  pthread_mutex_unlock(&lock);
+  to(NULL, 0, full, size, used);
+  pthread_mutex_lock(&lock);
+}
+
+static void launched(const char *name, uintptr_t stream) {
+  pthread_mutex_lock(&lock);
+  if (kernels_enabled() && requested) {
+    if (buffer && buffer_size - buffer_used < sizeof(CUpti_ActivityKernel10))
+      complete_buffer(false);
+    if (!buffer) {
+      size_t max = 0;
+      requested(&buffer, &buffer_size, &max);
+      buffer_used = 0;
+    }
+    if (buffer && buffer_size >= sizeof(CUpti_ActivityKernel10)) {
+      CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)(buffer + buffer_used);
+      memset(k, 0, sizeof *k);
+      k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+      k->start = now();
+      k->end = k->start + STANDIN_KERNEL_NS;
+      k->streamId = (uint32_t)stream;
+      k->name = name; /* the null driver's names live as long as the process */
+      buffer_used += sizeof *k;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void standin_start(void) {
+  null_cuda_observe_launches(launched);
+}
+
+CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                                    CUpti_BuffersCallbackCompleteFunc complete) {
+  if (!request || !complete)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pthread_mutex_lock(&lock);
+  requested = request, completed = complete;
+  pthread_mutex_unlock(&lock);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc f) {
+  pthread_mutex_lock(&lock);
+  stamp = f;
+  pthread_mutex_unlock(&lock);
+  return CUPTI_SUCCESS;
+}
+
+static CUptiResult set_kind(CUpti_ActivityKind kind, bool on) {
+  if ((unsigned)kind >= 64)
+    return CUPTI_ERROR_INVALID_KIND;
+  pthread_mutex_lock(&lock);
+  enabled = on ? enabled | (1ull << kind) : enabled & ~(1ull << kind);
+  pthread_mutex_unlock(&lock);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) { return set_kind(kind, true); }
+CUptiResult CUPTIAPI cuptiActivityEnableAndDump(CUpti_ActivityKind kind) {
+  return set_kind(kind, true);
+}
+CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind) { return set_kind(kind, false); }
+CUptiResult CUPTIAPI cuptiActivityEnableContext(CUcontext context, CUpti_ActivityKind kind) {
+  (void)context;
+  return set_kind(kind, true);
+}
+CUptiResult CUPTIAPI cuptiActivityDisableContext(CUcontext context, CUpti_ActivityKind kind) {
+  (void)context;
+  return set_kind(kind, false);
+}
+
+CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag) {
+  pthread_mutex_lock(&lock);
+  complete_buffer(flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  pthread_mutex_unlock(&lock);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t *buffer_, size_t valid,
+                                                CUpti_Activity **record) {
+  uint8_t *next = *record ? (uint8_t *)*record + sizeof(CUpti_ActivityKernel10) : buffer_;
+  if (!buffer_ || next + sizeof(CUpti_ActivityKernel10) > buffer_ + valid)
+    return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = (CUpti_Activity *)next;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *timestamp) {
+  pthread_mutex_lock(&lock);
+  *timestamp = now();
+  pthread_mutex_unlock(&lock);
+  return CUPTI_SUCCESS;
+}
