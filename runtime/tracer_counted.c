@@ -120,7 +120,7 @@ void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *
     uint64_t last = tracer_count_sampler_of(t, c->backend, c->function)->last_ticks;
     timed = 1, total = (double)last, min = max = last;
   }
-  if (tracer_count_on_tsc)
+  if (tracer_count_on_tsc && !c->trace_clock)
     tsc_to_trace_clock(timed, &total, &min, &max);
   total = total * (double)calls / (double)timed;
   lttng_ust_tracepoint(lttng_ust_tracer, counted, tracer_pid(), t->tid, c->backend,

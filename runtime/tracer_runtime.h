@@ -157,6 +157,7 @@ struct tracer_counted {
   int64_t status;
   uint64_t calls, timed;    /* calls, and how many of them were timed */
   uint64_t total, min, max; /* of the timed calls: ticks of tracer_count_now() */
+  bool trace_clock; /* the ticks are the trace clock's (tracer_count_span) */
 };
 enum {
   TRACER_COUNTED_SLOTS = 32,
@@ -290,11 +291,11 @@ static inline bool tracer_count_timed(const char *backend, uint16_t function) {
   return tracer_count_timed_on(t, backend, function);
 }
 
-/* Adds one call of a counted function to its entry: timed, of `ticks` of
- * tracer_count_now(), or only counted. */
-static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
-                                        uint16_t function, int64_t status, bool timed,
-                                        uint64_t ticks) {
+/* Adds one call to its entry: timed, of `ticks` (of tracer_count_now(), or of the trace
+ * clock when trace_clock), or only counted. */
+static inline void tracer_count_add(struct tracer_thread_calls *t, const char *backend,
+                                    uint16_t function, int64_t status, bool timed,
+                                    uint64_t ticks, bool trace_clock) {
   unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
   for (unsigned probe = 0; probe < 2 * TRACER_COUNTED_SLOTS; probe++) {
     struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
@@ -306,6 +307,7 @@ static inline void tracer_count_call_on(struct tracer_thread_calls *t, const cha
     if (!c->calls) {
       c->backend = backend, c->function = function, c->status = status;
       c->timed = 0, c->total = 0, c->min = UINT64_MAX, c->max = 0;
+      c->trace_clock = trace_clock;
     }
     if (timed) {
       c->timed++;
@@ -320,12 +322,30 @@ static inline void tracer_count_call_on(struct tracer_thread_calls *t, const cha
     return;
   }
 }
+/* Adds one call of a counted function to its entry: timed, of `ticks` of
+ * tracer_count_now(), or only counted. */
+static inline void tracer_count_call_on(struct tracer_thread_calls *t, const char *backend,
+                                        uint16_t function, int64_t status, bool timed,
+                                        uint64_t ticks) {
+  tracer_count_add(t, backend, function, status, timed, ticks, false);
+}
 static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
                                      bool timed, uint64_t ticks) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
     return;
   tracer_count_call_on(t, backend, function, status, timed, ticks);
+}
+
+/* A call made once the trace reached its bound (tracer_recording_counting): instead of
+ * its event, it is added to its thread's entry, timed in full by the trace clock reads
+ * (start, end) the wrapper made anyway: counts and times stay complete in the tallies. */
+static inline void tracer_count_span(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t start, uint64_t end) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  tracer_count_add(t, backend, function, status, true, end > start ? end - start : 0, true);
 }
 
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written

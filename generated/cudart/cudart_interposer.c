@@ -8,8 +8,10 @@
  * - cudart_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
@@ -900,7 +902,8 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
@@ -913,9 +916,13 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -933,7 +940,10 @@ cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset, &tracer_record);
@@ -967,7 +977,8 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
@@ -980,9 +991,13 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1000,7 +1015,10 @@ cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize))
@@ -1036,7 +1054,8 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
@@ -1049,9 +1068,13 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
     tracer_result = tracer_real(limit, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1073,7 +1096,10 @@ cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetLimit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit, &tracer_record);
@@ -1107,7 +1133,8 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
@@ -1120,9 +1147,13 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
     tracer_result = tracer_real(pValue, limit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1145,7 +1176,10 @@ cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit, &tracer_record);
@@ -1182,7 +1216,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                        cudaDeviceGetTexture1DLinearMaxWidth__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
@@ -1196,9 +1231,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
     tracer_result = tracer_real(maxWidthInElements, fmtDesc, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1226,7 +1265,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetTexture1
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.maxWidthInElements_val =
       tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetTexture1DLinearMaxWidth,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceGetTexture1DLinearMaxWidth__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth))
@@ -1268,7 +1311,8 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
@@ -1281,9 +1325,13 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
     tracer_result = tracer_real(pCacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetCacheConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1305,7 +1353,10 @@ cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pCacheConfig_val =
       tracer_args.pCacheConfig ? (uint64_t)(*tracer_args.pCacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig))
@@ -1344,7 +1395,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
@@ -1358,9 +1410,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
     tracer_result = tracer_real(leastPriority, greatestPriority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetStreamPriorityRange, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetStreamPriorityRange, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1387,7 +1443,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetStreamPr
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetStreamPriorityRange,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange))
@@ -1425,7 +1484,8 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
@@ -1438,9 +1498,13 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1460,7 +1524,10 @@ cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetCacheConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig))
@@ -1499,7 +1566,8 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
@@ -1512,9 +1580,13 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
     tracer_result = tracer_real(device, pciBusId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1537,7 +1609,10 @@ cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetByPCIBusId, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetByPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId))
@@ -1575,7 +1650,8 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
@@ -1588,9 +1664,13 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
     tracer_result = tracer_real(pciBusId, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1617,7 +1697,10 @@ cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId))
@@ -1655,7 +1738,8 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
@@ -1668,9 +1752,13 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
     tracer_result = tracer_real(handle, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1692,7 +1780,10 @@ cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcGetEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle))
@@ -1730,7 +1821,8 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
@@ -1743,9 +1835,13 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
     tracer_result = tracer_real(event, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1767,7 +1863,10 @@ cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcOpenEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle))
@@ -1805,7 +1904,8 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
@@ -1818,9 +1918,13 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
     tracer_result = tracer_real(handle, devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1842,7 +1946,10 @@ cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcGetMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle, &tracer_record);
@@ -1878,7 +1985,8 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
@@ -1891,9 +1999,13 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
     tracer_result = tracer_real(devPtr, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1918,7 +2030,10 @@ cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcOpenMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle))
@@ -1954,7 +2069,8 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
@@ -1967,9 +2083,13 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -1989,7 +2109,10 @@ cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaIpcCloseMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle))
@@ -2027,7 +2150,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
@@ -2041,9 +2165,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
     tracer_result = tracer_real(target, scope);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2066,7 +2194,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceFlushGPUDir
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceFlushGPUDirectRDMAWrites,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites))
@@ -2107,7 +2238,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
@@ -2121,9 +2253,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
     tracer_result = tracer_real(device, callbackFunc, userData, callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceRegisterAsyncNotification,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2153,7 +2289,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceRegisterAsy
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.callback_val =
       tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceRegisterAsyncNotification,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceRegisterAsyncNotification__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification))
@@ -2195,7 +2335,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
                                        cudaDeviceUnregisterAsyncNotification__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
@@ -2210,9 +2351,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
     tracer_result = tracer_real(device, callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2235,7 +2380,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceUnregisterA
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceUnregisterAsyncNotification,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceUnregisterAsyncNotification,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceUnregisterAsyncNotification__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification))
@@ -2276,7 +2425,8 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
@@ -2289,9 +2439,13 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2312,7 +2466,10 @@ cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig))
@@ -2352,7 +2509,8 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
@@ -2365,9 +2523,13 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2387,7 +2549,10 @@ cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig))
@@ -2423,7 +2588,8 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
@@ -2450,9 +2616,13 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2470,7 +2640,10 @@ cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError, &tracer_record);
@@ -2504,7 +2677,8 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (tracer_counting &&
@@ -2532,9 +2706,13 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2552,7 +2730,10 @@ cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaPeekAtLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError, &tracer_record);
@@ -2586,7 +2767,8 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
@@ -2599,8 +2781,11 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
     tracer_result = tracer_real(error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2621,7 +2806,10 @@ cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetErrorName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName, &tracer_record);
@@ -2655,7 +2843,8 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
@@ -2668,8 +2857,11 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
     tracer_result = tracer_real(error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -2690,7 +2882,10 @@ cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetErrorString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString, &tracer_record);
@@ -2724,7 +2919,8 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
@@ -2737,9 +2933,13 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
     tracer_result = tracer_real(count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2760,7 +2960,10 @@ cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount, &tracer_record);
@@ -2796,7 +2999,8 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
@@ -2809,9 +3013,13 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
     tracer_result = tracer_real(prop, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2833,7 +3041,10 @@ cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetDeviceProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties))
@@ -2871,7 +3082,8 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
@@ -2884,9 +3096,13 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
     tracer_result = tracer_real(value, attr, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2911,7 +3127,10 @@ cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute))
@@ -2951,7 +3170,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
@@ -2965,9 +3185,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
     tracer_result = tracer_real(capabilities, operations, count, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -2997,7 +3221,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetHostAtom
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetHostAtomicCapabilities,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaDeviceGetHostAtomicCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities))
@@ -3039,7 +3267,8 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
@@ -3052,9 +3281,13 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
     tracer_result = tracer_real(memPool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3077,7 +3310,10 @@ cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool))
@@ -3114,7 +3350,8 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
@@ -3127,9 +3364,13 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
     tracer_result = tracer_real(device, memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3151,7 +3392,10 @@ cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool))
@@ -3187,7 +3431,8 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
@@ -3200,9 +3445,13 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
     tracer_result = tracer_real(memPool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3225,7 +3474,10 @@ cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool))
@@ -3263,7 +3515,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
@@ -3277,9 +3530,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
     tracer_result = tracer_real(nvSciSyncAttrList, device, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3305,7 +3562,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetNvSciSyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetNvSciSyncAttributes,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes))
@@ -3345,7 +3605,8 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
@@ -3358,9 +3619,13 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3388,7 +3653,10 @@ cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetP2PAttribute, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute))
@@ -3429,7 +3697,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
@@ -3443,9 +3712,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
     tracer_result = tracer_real(capabilities, operations, count, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetP2PAtomicCapabilities, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3478,7 +3751,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaDeviceGetP2PAtomi
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.capabilities_val =
       tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetP2PAtomicCapabilities,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities))
@@ -3518,7 +3794,8 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
@@ -3531,9 +3808,13 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
     tracer_result = tracer_real(device, prop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3556,7 +3837,10 @@ cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaChooseDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaChooseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice, &tracer_record);
@@ -3590,7 +3874,8 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
@@ -3603,9 +3888,13 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
     tracer_result = tracer_real(device, deviceFlags, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaInitDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3630,7 +3919,10 @@ cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaInitDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaInitDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice, &tracer_record);
@@ -3665,7 +3957,8 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
@@ -3678,9 +3971,13 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3700,7 +3997,10 @@ cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice, &tracer_record);
@@ -3734,7 +4034,8 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
@@ -3761,9 +4062,13 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3784,7 +4089,10 @@ cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice, &tracer_record);
@@ -3818,7 +4126,8 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
@@ -3831,9 +4140,13 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
     tracer_result = tracer_real(device_arr, len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3857,7 +4170,10 @@ cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaSetValidDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_arr_val =
       tracer_args.device_arr ? (uint64_t)(int64_t)(*tracer_args.device_arr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetValidDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices, &tracer_record);
@@ -3892,7 +4208,8 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
@@ -3905,9 +4222,13 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3927,7 +4248,10 @@ cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags, &tracer_record);
@@ -3961,7 +4285,8 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
@@ -3974,9 +4299,13 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -3997,7 +4326,10 @@ cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags, &tracer_record);
@@ -4031,7 +4363,8 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
@@ -4044,9 +4377,13 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(pStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4067,7 +4404,10 @@ cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate, &tracer_record);
@@ -4104,7 +4444,8 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
@@ -4117,9 +4458,13 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
     tracer_result = tracer_real(pStream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4142,7 +4487,10 @@ cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags))
@@ -4182,7 +4530,8 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
@@ -4195,9 +4544,13 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
     tracer_result = tracer_real(pStream, flags, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4223,7 +4576,10 @@ cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_f
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pStream_val = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCreateWithPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority))
@@ -4261,7 +4617,8 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
@@ -4274,9 +4631,13 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
     tracer_result = tracer_real(hStream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4300,7 +4661,10 @@ cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority))
@@ -4338,7 +4702,8 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
@@ -4351,9 +4716,13 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
     tracer_result = tracer_real(hStream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4376,7 +4745,10 @@ cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags, &tracer_record);
@@ -4410,7 +4782,8 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
@@ -4423,9 +4796,13 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
     tracer_result = tracer_real(hStream, streamId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4448,7 +4825,10 @@ cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetId, tracer_depth, tracer_args.tracer_status);
   tracer_record.streamId_val = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId, &tracer_record);
@@ -4482,7 +4862,8 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
@@ -4495,9 +4876,13 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
     tracer_result = tracer_real(hStream, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4520,7 +4905,10 @@ cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice, &tracer_record);
@@ -4557,7 +4945,8 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
@@ -4570,9 +4959,13 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4590,7 +4983,10 @@ cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCtxResetPersistingL2Cache,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCtxResetPersistingL2Cache, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache))
@@ -4628,7 +5024,8 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
@@ -4641,9 +5038,13 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
     tracer_result = tracer_real(dst, src);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4665,7 +5066,10 @@ cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamCopyAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamCopyAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes))
@@ -4701,7 +5105,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
@@ -4714,9 +5119,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
     tracer_result = tracer_real(hStream, attr, value_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4741,7 +5150,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute))
@@ -4779,7 +5191,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
@@ -4792,9 +5205,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
     tracer_result = tracer_real(hStream, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4818,7 +5235,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute))
@@ -4856,7 +5276,8 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
@@ -4869,9 +5290,13 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4891,7 +5316,10 @@ cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy, &tracer_record);
@@ -4926,7 +5354,8 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
@@ -4939,9 +5368,13 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -4965,7 +5398,10 @@ cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamWaitEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent, &tracer_record);
@@ -5000,7 +5436,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
@@ -5013,9 +5450,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
     tracer_result = tracer_real(stream, callback, userData, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5042,7 +5483,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamAddCallback
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamAddCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback))
@@ -5080,7 +5524,8 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
@@ -5093,9 +5538,13 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5115,7 +5564,10 @@ cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize))
@@ -5151,7 +5603,8 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
@@ -5164,9 +5617,13 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5186,7 +5643,10 @@ cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery, &tracer_record);
@@ -5222,7 +5682,8 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
@@ -5235,9 +5696,13 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
     tracer_result = tracer_real(stream, devPtr, length, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5264,7 +5729,10 @@ cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamAttachMemAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamAttachMemAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync))
@@ -5303,7 +5771,8 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
@@ -5316,9 +5785,13 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
     tracer_result = tracer_real(stream, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5340,7 +5813,10 @@ cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture))
@@ -5381,7 +5857,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
@@ -5394,9 +5871,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
     tracer_result = tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5428,7 +5909,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamBeginCaptur
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaStreamBeginCaptureToGraph,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamBeginCaptureToGraph, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph))
@@ -5471,7 +5955,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
@@ -5485,9 +5970,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
     tracer_result = tracer_real(mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5509,7 +5998,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaThreadExchangeStr
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mode_val = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaThreadExchangeStreamCaptureMode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaThreadExchangeStreamCaptureMode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode))
@@ -5547,7 +6040,8 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
@@ -5560,9 +6054,13 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
     tracer_result = tracer_real(stream, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5585,7 +6083,10 @@ cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamEndCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture))
@@ -5622,7 +6123,8 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
@@ -5635,9 +6137,13 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
     tracer_result = tracer_real(stream, pCaptureStatus);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5661,7 +6167,10 @@ cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamIsCapturing, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing))
@@ -5702,7 +6211,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
@@ -5717,9 +6227,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
                                 edgeData_out, numDependencies_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamGetCaptureInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamGetCaptureInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5764,7 +6278,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamGetCaptureI
       tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamGetCaptureInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo))
@@ -5811,7 +6328,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
@@ -5825,9 +6343,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
     tracer_result = tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaStreamUpdateCaptureDependencies,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5860,7 +6382,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaStreamUpdateCaptu
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dependencies_val =
       tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaStreamUpdateCaptureDependencies,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaStreamUpdateCaptureDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies))
@@ -5900,7 +6426,8 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
@@ -5913,9 +6440,13 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -5936,7 +6467,10 @@ cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate, &tracer_record);
@@ -5972,7 +6506,8 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
@@ -5985,9 +6520,13 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
     tracer_result = tracer_real(event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6010,7 +6549,10 @@ cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventCreateWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags))
@@ -6047,7 +6589,8 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
@@ -6060,9 +6603,13 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
     tracer_result = tracer_real(event, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventRecord, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6084,7 +6631,10 @@ cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventRecord, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventRecord, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord, &tracer_record);
@@ -6120,7 +6670,8 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
@@ -6133,9 +6684,13 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
     tracer_result = tracer_real(event, stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6159,7 +6714,10 @@ cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaEventRecordWithFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventRecordWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags))
@@ -6196,7 +6754,8 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
@@ -6209,9 +6768,13 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6231,7 +6794,10 @@ cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery, &tracer_record);
@@ -6265,7 +6831,8 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
@@ -6278,9 +6845,13 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6300,7 +6871,10 @@ cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize))
@@ -6335,7 +6909,8 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
@@ -6348,9 +6923,13 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6370,7 +6949,10 @@ cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy, &tracer_record);
@@ -6405,7 +6987,8 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
@@ -6418,9 +7001,13 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
     tracer_result = tracer_real(ms, start, end);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6445,7 +7032,10 @@ cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaEventElapsedTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime))
@@ -6483,7 +7073,8 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
@@ -6496,9 +7087,13 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
     tracer_result = tracer_real(extMem_out, memHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaImportExternalMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaImportExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6522,7 +7117,10 @@ cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaImportExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory))
@@ -6563,7 +7161,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
@@ -6577,9 +7176,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6606,7 +7209,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaExternalMemoryGet
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedBuffer,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer))
@@ -6650,7 +7256,8 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
                                      cudaExternalMemoryGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
@@ -6665,9 +7272,13 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
     tracer_result = tracer_real(mipmap, extMem, mipmapDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6694,8 +7305,11 @@ cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmap_val = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaExternalMemoryGetMappedMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaExternalMemoryGetMappedMipmappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaExternalMemoryGetMappedMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -6739,7 +7353,8 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
@@ -6752,9 +7367,13 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
     tracer_result = tracer_real(extMem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6774,7 +7393,10 @@ cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalMemory, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory))
@@ -6813,7 +7435,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
@@ -6826,9 +7449,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
     tracer_result = tracer_real(extSem_out, semHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaImportExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaImportExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6852,7 +7479,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaImportExternalSem
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaImportExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore))
@@ -6895,7 +7525,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
@@ -6909,9 +7540,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -6939,7 +7574,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaSignalExternalSem
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaSignalExternalSemaphoresAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync))
@@ -6983,7 +7621,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
@@ -6997,9 +7636,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7026,7 +7669,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaWaitExternalSemap
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaWaitExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaWaitExternalSemaphoresAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync))
@@ -7069,7 +7715,8 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
@@ -7082,9 +7729,13 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
     tracer_result = tracer_real(extSem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7104,7 +7755,10 @@ cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore))
@@ -7142,7 +7796,8 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
@@ -7155,9 +7810,13 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7188,7 +7847,10 @@ cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel, &tracer_record);
@@ -7225,7 +7887,8 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
@@ -7238,9 +7901,13 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
     tracer_result = tracer_real(config, func, args);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7265,7 +7932,10 @@ cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchKernelExC, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchKernelExC, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC, &tracer_record);
@@ -7302,7 +7972,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
@@ -7315,9 +7986,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
     tracer_result = tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7348,7 +8023,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLaunchCooperative
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchCooperativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel))
@@ -7387,7 +8065,8 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
@@ -7400,9 +8079,13 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
     tracer_result = tracer_real(func, cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7424,7 +8107,10 @@ cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig))
@@ -7462,7 +8148,8 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
@@ -7475,9 +8162,13 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
     tracer_result = tracer_real(attr, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7499,7 +8190,10 @@ cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes))
@@ -7536,7 +8230,8 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
@@ -7549,9 +8244,13 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
     tracer_result = tracer_real(func, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7575,7 +8274,10 @@ cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute))
@@ -7611,7 +8313,8 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
@@ -7624,9 +8327,13 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
     tracer_result = tracer_real(name, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7649,7 +8356,10 @@ cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFuncGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName, &tracer_record);
@@ -7684,7 +8394,8 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
@@ -7697,9 +8408,13 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
     tracer_result = tracer_real(func, paramIndex, paramOffset, paramSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFuncGetParamInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFuncGetParamInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7729,7 +8444,10 @@ cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
   tracer_record.paramOffset_val =
       tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record.paramSize_val = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncGetParamInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo))
@@ -7767,7 +8485,8 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
@@ -7780,9 +8499,13 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
     tracer_result = tracer_real(stream, fn, userData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7806,7 +8529,10 @@ cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLaunchHostFunc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc, &tracer_record);
@@ -7844,7 +8570,8 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
@@ -7857,9 +8584,13 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7881,7 +8612,10 @@ cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaFuncSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFuncSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig))
@@ -7922,7 +8656,8 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                        lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -7938,9 +8673,13 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -7971,8 +8710,11 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8017,7 +8759,8 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                      cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
@@ -8032,9 +8775,13 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
     tracer_result = tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8064,8 +8811,11 @@ cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dynamicSmemSize_val =
       tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyAvailableDynamicSMemPerBlock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyAvailableDynamicSMemPerBlock,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyAvailableDynamicSMemPerBlock__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8113,7 +8863,8 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -8129,10 +8880,14 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8166,8 +8921,11 @@ cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart,
                          cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args,
                          &tracer_record);
@@ -8215,7 +8973,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                        cudaOccupancyMaxPotentialClusterSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
@@ -8229,9 +8988,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
     tracer_result = tracer_real(clusterSize, func, launchConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8259,7 +9022,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxPoten
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.clusterSize_val =
       tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxPotentialClusterSize,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaOccupancyMaxPotentialClusterSize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize))
@@ -8300,7 +9067,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
@@ -8314,9 +9082,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
     tracer_result = tracer_real(numClusters, func, launchConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8343,7 +9115,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaOccupancyMaxActiv
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numClusters_val =
       tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaOccupancyMaxActiveClusters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters))
@@ -8381,7 +9156,8 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
@@ -8394,9 +9170,13 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8421,7 +9201,10 @@ cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged, &tracer_record);
@@ -8456,7 +9239,8 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
@@ -8469,9 +9253,13 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(devPtr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8494,7 +9282,10 @@ cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc, &tracer_record);
@@ -8527,7 +9318,8 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
@@ -8540,9 +9332,13 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8565,7 +9361,10 @@ cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost, &tracer_record);
@@ -8599,7 +9398,8 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
@@ -8612,9 +9412,13 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, pitch, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8643,7 +9447,10 @@ cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch, &tracer_record);
@@ -8679,7 +9486,8 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
@@ -8692,9 +9500,13 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
     tracer_result = tracer_real(array, desc, width, height, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8724,7 +9536,10 @@ cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray, &tracer_record);
@@ -8759,7 +9574,8 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
@@ -8772,8 +9588,13 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFree, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8793,7 +9614,10 @@ cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree, &tracer_record);
@@ -8826,7 +9650,8 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
@@ -8839,9 +9664,13 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8861,7 +9690,10 @@ cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeHost, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost, &tracer_record);
@@ -8895,7 +9727,8 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
@@ -8908,9 +9741,13 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -8930,7 +9767,10 @@ cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray, &tracer_record);
@@ -8965,7 +9805,8 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
@@ -8978,9 +9819,13 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
     tracer_result = tracer_real(mipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9000,7 +9845,10 @@ cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray))
@@ -9037,7 +9885,8 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
@@ -9050,9 +9899,13 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pHost, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9077,7 +9930,10 @@ cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHost_val = tracer_args.pHost ? (uint64_t)(uintptr_t)(*tracer_args.pHost) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc, &tracer_record);
@@ -9111,7 +9967,8 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
@@ -9124,9 +9981,13 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9150,7 +10011,10 @@ cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister, &tracer_record);
@@ -9184,7 +10048,8 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
@@ -9197,9 +10062,13 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9219,7 +10088,10 @@ cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostUnregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostUnregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister, &tracer_record);
@@ -9255,7 +10127,8 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
@@ -9268,9 +10141,13 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
     tracer_result = tracer_real(pDevice, pHost, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9296,7 +10173,10 @@ cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaHostGetDevicePointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pDevice_val = tracer_args.pDevice ? (uint64_t)(uintptr_t)(*tracer_args.pDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostGetDevicePointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer))
@@ -9333,7 +10213,8 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
@@ -9346,9 +10227,13 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
     tracer_result = tracer_real(pFlags, pHost);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9371,7 +10256,10 @@ cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaHostGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags, &tracer_record);
@@ -9405,7 +10293,8 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
@@ -9418,9 +10307,13 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9441,7 +10334,10 @@ cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D, &tracer_record);
@@ -9477,7 +10373,8 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
@@ -9490,9 +10387,13 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
     tracer_result = tracer_real(array, desc, extent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9519,7 +10420,10 @@ cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMalloc3DArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray, &tracer_record);
@@ -9557,7 +10461,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
@@ -9570,9 +10475,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMallocMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMallocMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9603,7 +10512,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMallocMipmappedAr
                                                tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray))
@@ -9645,7 +10557,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
@@ -9658,9 +10571,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetMipmappedArrayLevel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetMipmappedArrayLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9687,7 +10604,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetMipmappedArray
                                                tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetMipmappedArrayLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel))
@@ -9726,7 +10646,8 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
@@ -9739,9 +10660,13 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9761,7 +10686,10 @@ cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D, &tracer_record);
@@ -9795,7 +10723,8 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
@@ -9808,9 +10737,13 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9830,7 +10763,10 @@ cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer, &tracer_record);
@@ -9864,7 +10800,8 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
@@ -9877,9 +10814,13 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9901,7 +10842,10 @@ cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync, &tracer_record);
@@ -9936,7 +10880,8 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
@@ -9949,9 +10894,13 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -9973,7 +10922,10 @@ cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync))
@@ -10009,7 +10961,8 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
@@ -10022,9 +10975,13 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
     tracer_result = tracer_real(free, total);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10048,7 +11005,10 @@ cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo, &tracer_record);
@@ -10083,7 +11043,8 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
@@ -10096,9 +11057,13 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
     tracer_result = tracer_real(desc, extent, flags, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10126,7 +11091,10 @@ cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaArrayGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo, &tracer_record);
@@ -10163,7 +11131,8 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
@@ -10176,9 +11145,13 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
     tracer_result = tracer_real(pPlaneArray, hArray, planeIdx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10205,7 +11178,10 @@ cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaArrayGetPlane, tracer_depth, tracer_args.tracer_status);
   tracer_record.pPlaneArray_val =
       tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetPlane, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane, &tracer_record);
@@ -10242,7 +11218,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
@@ -10256,9 +11233,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
     tracer_result = tracer_real(memoryRequirements, array, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10283,7 +11264,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetMemoryReq
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetMemoryRequirements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements))
@@ -10325,7 +11309,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
                                        cudaMipmappedArrayGetMemoryRequirements__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
@@ -10340,9 +11325,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
     tracer_result = tracer_real(memoryRequirements, mipmap, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10368,7 +11357,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetMemoryRequirements,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMipmappedArrayGetMemoryRequirements__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements))
@@ -10410,7 +11403,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
@@ -10423,9 +11417,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
     tracer_result = tracer_real(sparseProperties, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10447,7 +11445,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaArrayGetSparsePro
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaArrayGetSparseProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaArrayGetSparseProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties))
@@ -10488,7 +11489,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
                                        cudaMipmappedArrayGetSparseProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
@@ -10503,9 +11505,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
     tracer_result = tracer_real(sparseProperties, mipmap);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10528,7 +11534,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMipmappedArrayGet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMipmappedArrayGetSparseProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMipmappedArrayGetSparseProperties,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMipmappedArrayGetSparseProperties__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties))
@@ -10568,7 +11578,8 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
@@ -10581,9 +11592,13 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10610,7 +11625,10 @@ cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy, &tracer_record);
@@ -10644,7 +11662,8 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
@@ -10657,9 +11676,13 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10688,7 +11711,10 @@ cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer, &tracer_record);
@@ -10724,7 +11750,8 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
@@ -10737,9 +11764,13 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10773,7 +11804,10 @@ cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D, &tracer_record);
@@ -10811,7 +11845,8 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
@@ -10824,9 +11859,13 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10862,7 +11901,10 @@ cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray, &tracer_record);
@@ -10901,7 +11943,8 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
@@ -10914,9 +11957,13 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -10952,7 +11999,10 @@ cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray))
@@ -10993,7 +12043,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
@@ -11008,9 +12059,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
         tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11049,7 +12104,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DArrayToAr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DArrayToArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DArrayToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray))
@@ -11091,7 +12149,8 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
@@ -11104,9 +12163,13 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
     tracer_result = tracer_real(symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11135,7 +12198,10 @@ cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol, &tracer_record);
@@ -11172,7 +12238,8 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
@@ -11185,9 +12252,13 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
     tracer_result = tracer_real(dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11216,7 +12287,10 @@ cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol))
@@ -11254,7 +12328,8 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
@@ -11267,9 +12342,13 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
     tracer_result = tracer_real(dst, src, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11298,7 +12377,10 @@ cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync, &tracer_record);
@@ -11334,7 +12416,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
@@ -11347,9 +12430,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
     tracer_result = tracer_real(dst, dstDevice, src, srcDevice, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11381,7 +12468,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyPeerAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync, &tracer_record);
@@ -11418,7 +12508,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
@@ -11431,9 +12522,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
     tracer_result = tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11470,7 +12565,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyBatchAsync(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyBatchAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.attrsIdxs_val = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync))
@@ -11508,7 +12606,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
@@ -11521,9 +12620,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
     tracer_result = tracer_real(numOps, opList, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11550,7 +12653,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy3DBatchAsyn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy3DBatchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy3DBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync))
@@ -11590,7 +12696,8 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
@@ -11603,9 +12710,13 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11641,7 +12752,10 @@ cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync, &tracer_record);
@@ -11680,7 +12794,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
@@ -11693,9 +12808,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11733,7 +12852,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DToArrayAs
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync))
@@ -11776,7 +12898,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
@@ -11789,9 +12912,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11830,7 +12957,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpy2DFromArray
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpy2DFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync))
@@ -11871,7 +13001,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
@@ -11884,9 +13015,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
     tracer_result = tracer_real(symbol, src, count, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -11917,7 +13052,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyToSymbolAsy
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyToSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync))
@@ -11959,7 +13097,8 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
@@ -11972,9 +13111,13 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
     tracer_result = tracer_real(dst, symbol, count, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12005,7 +13148,10 @@ cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync))
@@ -12043,7 +13189,8 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
@@ -12056,9 +13203,13 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(devPtr, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12082,7 +13233,10 @@ cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset, &tracer_record);
@@ -12115,7 +13269,8 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
@@ -12128,9 +13283,13 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(devPtr, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12159,7 +13318,10 @@ cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D, &tracer_record);
@@ -12195,7 +13357,8 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
@@ -12208,9 +13371,13 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12233,7 +13400,10 @@ cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D, &tracer_record);
@@ -12268,7 +13438,8 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
@@ -12281,9 +13452,13 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12310,7 +13485,10 @@ cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemsetAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync, &tracer_record);
@@ -12346,7 +13524,8 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
@@ -12359,9 +13538,13 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr, pitch, value, width, height, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12393,7 +13576,10 @@ cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync, &tracer_record);
@@ -12430,7 +13616,8 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
@@ -12443,9 +13630,13 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12470,7 +13661,10 @@ cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemset3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync, &tracer_record);
@@ -12506,7 +13700,8 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
@@ -12519,9 +13714,13 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
     tracer_result = tracer_real(devPtr, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12544,7 +13743,10 @@ cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSymbolAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress))
@@ -12580,7 +13782,8 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
@@ -12593,9 +13796,13 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
     tracer_result = tracer_real(size, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12618,7 +13825,10 @@ cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSymbolSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize, &tracer_record);
@@ -12652,7 +13862,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
@@ -12665,9 +13876,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
     tracer_result = tracer_real(devPtr, count, location, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12696,7 +13911,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync))
@@ -12736,7 +13954,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12751,9 +13970,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
                                 flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPrefetchBatchAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPrefetchBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12794,7 +14017,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPrefetchBatchA
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPrefetchBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync))
@@ -12837,7 +14063,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
@@ -12850,9 +14077,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
     tracer_result = tracer_real(dptrs, sizes, count, flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemDiscardBatchAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemDiscardBatchAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12883,7 +14114,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardBatchAs
                                                tracer_args.tracer_status);
   tracer_record.dptrs_val = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemDiscardBatchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync))
@@ -12925,7 +14159,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12941,9 +14176,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
                                 flags, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -12985,7 +14224,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemDiscardAndPref
   tracer_record.sizes_val = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record.prefetchLocIdxs_val =
       tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemDiscardAndPrefetchBatchAsync,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMemDiscardAndPrefetchBatchAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync))
@@ -13028,7 +14271,8 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
@@ -13041,9 +14285,13 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
     tracer_result = tracer_real(devPtr, count, advice, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13069,7 +14317,10 @@ cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemAdvise, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise, &tracer_record);
@@ -13106,7 +14357,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
@@ -13119,9 +14371,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
     tracer_result = tracer_real(data, dataSize, attribute, devPtr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13151,7 +14407,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemRangeGetAttrib
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemRangeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute))
@@ -13194,7 +14453,8 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
@@ -13207,9 +14467,13 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
     tracer_result = tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemRangeGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemRangeGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13244,7 +14508,10 @@ cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tra
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record.dataSizes_val = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record.attributes_val = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemRangeGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes))
@@ -13285,7 +14552,8 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
@@ -13298,9 +14566,13 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13331,7 +14603,10 @@ cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray, &tracer_record);
@@ -13367,7 +14642,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
@@ -13380,9 +14656,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13413,7 +14693,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemcpyFromArray(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray, &tracer_record);
@@ -13451,7 +14734,8 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
@@ -13465,9 +14749,13 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
         tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13503,7 +14791,10 @@ cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyArrayToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyArrayToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray))
@@ -13545,7 +14836,8 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
@@ -13558,9 +14850,13 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13594,7 +14890,10 @@ cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemcpyToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync))
@@ -13635,7 +14934,8 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
@@ -13648,9 +14948,13 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
     tracer_result = tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13684,7 +14988,10 @@ cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemcpyFromArrayAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemcpyFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync))
@@ -13723,7 +15030,8 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
@@ -13736,9 +15044,13 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
     tracer_result = tracer_real(devPtr, size, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13764,7 +15076,10 @@ cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync, &tracer_record);
@@ -13799,7 +15114,8 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
@@ -13812,9 +15128,13 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(devPtr, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13836,7 +15156,10 @@ cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaFreeAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaFreeAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync, &tracer_record);
@@ -13870,7 +15193,8 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
@@ -13883,9 +15207,13 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, minBytesToKeep);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13907,7 +15235,10 @@ cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolTrimTo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo, &tracer_record);
@@ -13944,7 +15275,8 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
@@ -13957,9 +15289,13 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
     tracer_result = tracer_real(memPool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -13983,7 +15319,10 @@ cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute))
@@ -14022,7 +15361,8 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
@@ -14035,9 +15375,13 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
     tracer_result = tracer_real(memPool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14061,7 +15405,10 @@ cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute))
@@ -14099,7 +15446,8 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
@@ -14112,9 +15460,13 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
     tracer_result = tracer_real(memPool, descList, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14139,7 +15491,10 @@ cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess))
@@ -14177,7 +15532,8 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
@@ -14190,9 +15546,13 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
     tracer_result = tracer_real(flags, memPool, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14218,7 +15578,10 @@ cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess))
@@ -14255,7 +15618,8 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
@@ -14268,9 +15632,13 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, poolProps);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14293,7 +15661,10 @@ cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate, &tracer_record);
@@ -14328,7 +15699,8 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
@@ -14341,9 +15713,13 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
     tracer_result = tracer_real(memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14363,7 +15739,10 @@ cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy, &tracer_record);
@@ -14398,7 +15777,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
@@ -14411,9 +15791,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
     tracer_result = tracer_real(memPool, location, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14439,7 +15823,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemGetDefaultMemP
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemGetDefaultMemPool, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool))
@@ -14478,7 +15865,8 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
@@ -14491,9 +15879,13 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
     tracer_result = tracer_real(memPool, location, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14519,7 +15911,10 @@ cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool, &tracer_record);
@@ -14556,7 +15951,8 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
@@ -14569,9 +15965,13 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
     tracer_result = tracer_real(location, type, memPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14596,7 +15996,10 @@ cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaMemSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool, &tracer_record);
@@ -14634,7 +16037,8 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
@@ -14647,9 +16051,13 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
     tracer_result = tracer_real(ptr, size, memPool, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14677,7 +16085,10 @@ cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMallocFromPoolAsync, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMallocFromPoolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync))
@@ -14718,7 +16129,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
@@ -14732,9 +16144,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
     tracer_result = tracer_real(shareableHandle, memPool, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14762,7 +16178,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolExportToSh
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportToShareableHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle))
@@ -14805,7 +16224,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
                                        cudaMemPoolImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
@@ -14819,9 +16239,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
     tracer_result = tracer_real(memPool, shareableHandle, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14850,7 +16274,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaMemPoolImportFrom
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportFromShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.memPool_val = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportFromShareableHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaMemPoolImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle))
@@ -14892,7 +16320,8 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
@@ -14905,9 +16334,13 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
     tracer_result = tracer_real(exportData, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -14929,7 +16362,10 @@ cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolExportPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolExportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer))
@@ -14968,7 +16404,8 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
@@ -14981,9 +16418,13 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
     tracer_result = tracer_real(ptr, memPool, exportData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15009,7 +16450,10 @@ cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaMemPoolImportPointer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaMemPoolImportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer))
@@ -15049,7 +16493,8 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
@@ -15062,9 +16507,13 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
     tracer_result = tracer_real(attributes, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15086,7 +16535,10 @@ cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes))
@@ -15125,7 +16577,8 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
@@ -15138,9 +16591,13 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
     tracer_result = tracer_real(canAccessPeer, device, peerDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceCanAccessPeer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceCanAccessPeer, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15167,7 +16624,10 @@ cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer))
@@ -15207,7 +16667,8 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
@@ -15220,9 +16681,13 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
     tracer_result = tracer_real(peerDevice, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15244,7 +16709,10 @@ cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceEnablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess))
@@ -15283,7 +16751,8 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
@@ -15296,9 +16765,13 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
     tracer_result = tracer_real(peerDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15318,7 +16791,10 @@ cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess))
@@ -15358,7 +16834,8 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
@@ -15372,9 +16849,13 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
     tracer_result = tracer_real(resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15394,7 +16875,10 @@ cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsUnregisterResource,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnregisterResource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource))
@@ -15433,7 +16917,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
@@ -15447,9 +16932,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
     tracer_result = tracer_real(resource, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15471,7 +16960,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceS
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsResourceSetMapFlags,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceSetMapFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags))
@@ -15510,7 +17002,8 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
@@ -15523,9 +17016,13 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsMapResources, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsMapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15552,7 +17049,10 @@ cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsMapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources))
@@ -15593,7 +17093,8 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
@@ -15606,9 +17107,13 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsUnmapResources, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsUnmapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15635,7 +17140,10 @@ cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *t
                                                tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsUnmapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources))
@@ -15676,7 +17184,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                        cudaGraphicsResourceGetMappedPointer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
@@ -15690,9 +17199,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
     tracer_result = tracer_real(devPtr, size, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedPointer,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15720,7 +17233,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsResourceG
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedPointer,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsResourceGetMappedPointer__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer))
@@ -15763,7 +17280,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
                                        cudaGraphicsSubResourceGetMappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
@@ -15778,9 +17296,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15809,7 +17331,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphicsSubResour
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsSubResourceGetMappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsSubResourceGetMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray))
@@ -15853,7 +17379,8 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                        lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -15869,9 +17396,13 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
     tracer_result = tracer_real(mipmappedArray, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15897,8 +17428,11 @@ cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(
                          tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphicsResourceGetMappedMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphicsResourceGetMappedMipmappedArray,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphicsResourceGetMappedMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -15940,7 +17474,8 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
@@ -15953,9 +17488,13 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
     tracer_result = tracer_real(desc, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -15977,7 +17516,10 @@ cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc, &tracer_record);
@@ -16012,7 +17554,8 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
@@ -16025,8 +17568,11 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
     tracer_result = tracer_real(x, y, z, w, f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, 0));
     cudart_depth--;
     return tracer_result;
   }
@@ -16055,7 +17601,10 @@ cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc))
@@ -16095,7 +17644,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
@@ -16108,9 +17658,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16138,7 +17692,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaCreateTextureObje
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaCreateTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pTexObject_val = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject))
@@ -16179,7 +17736,8 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
@@ -16192,9 +17750,13 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
     tracer_result = tracer_real(texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16214,7 +17776,10 @@ cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroyTextureObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroyTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject))
@@ -16253,7 +17818,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
@@ -16267,9 +17833,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
     tracer_result = tracer_real(pResDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16292,7 +17862,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc))
@@ -16332,7 +17905,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
@@ -16346,9 +17920,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
     tracer_result = tracer_real(pTexDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16370,7 +17948,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectT
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectTextureDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectTextureDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc))
@@ -16411,7 +17992,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
                                        cudaGetTextureObjectResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
@@ -16425,9 +18007,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
     tracer_result = tracer_real(pResViewDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16450,7 +18036,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetTextureObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetTextureObjectResourceViewDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGetTextureObjectResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc))
@@ -16491,7 +18081,8 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
@@ -16504,9 +18095,13 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
     tracer_result = tracer_real(pSurfObject, pResDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaCreateSurfaceObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaCreateSurfaceObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16530,7 +18125,10 @@ cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSurfObject_val =
       tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaCreateSurfaceObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject))
@@ -16569,7 +18167,8 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
@@ -16582,9 +18181,13 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
     tracer_result = tracer_real(surfObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16604,7 +18207,10 @@ cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDestroySurfaceObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDestroySurfaceObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject))
@@ -16643,7 +18249,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
@@ -16657,9 +18264,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
     tracer_result = tracer_real(pResDesc, surfObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16682,7 +18293,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetSurfaceObjectR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGetSurfaceObjectResourceDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetSurfaceObjectResourceDesc,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc))
@@ -16720,7 +18334,8 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
@@ -16733,9 +18348,13 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
     tracer_result = tracer_real(driverVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16757,7 +18376,10 @@ cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDriverGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion))
@@ -16793,7 +18415,8 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
@@ -16806,9 +18429,13 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
     tracer_result = tracer_real(runtimeVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16830,7 +18457,10 @@ cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaRuntimeGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion))
@@ -16869,7 +18499,8 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
@@ -16882,9 +18513,13 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
     tracer_result = tracer_real(callbackFunc, userData, callback_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLogsRegisterCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLogsRegisterCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16911,7 +18546,10 @@ cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.callback_out_val =
       tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsRegisterCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback))
@@ -16952,7 +18590,8 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
@@ -16965,9 +18604,13 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
     tracer_result = tracer_real(callback);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -16987,7 +18630,10 @@ cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLogsUnregisterCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsUnregisterCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback))
@@ -17024,7 +18670,8 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
@@ -17037,9 +18684,13 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
     tracer_result = tracer_real(iterator_out, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17063,7 +18714,10 @@ cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real, const void
       tracer_record_call(CUDART_ID_cudaLogsCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_out_val =
       tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent, &tracer_record);
@@ -17099,7 +18753,8 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
@@ -17112,9 +18767,13 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
     tracer_result = tracer_real(iterator, pathToFile, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17140,7 +18799,10 @@ cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLogsDumpToFile, tracer_depth, tracer_args.tracer_status);
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToFile, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile, &tracer_record);
@@ -17177,7 +18839,8 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
@@ -17190,9 +18853,13 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
     tracer_result = tracer_real(iterator, buffer, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLogsDumpToMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLogsDumpToMemory, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17222,7 +18889,10 @@ cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
   tracer_record.iterator_val = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record.buffer_val = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLogsDumpToMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory))
@@ -17259,7 +18929,8 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
@@ -17272,9 +18943,13 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
     tracer_result = tracer_real(pGraph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17297,7 +18972,10 @@ cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate, &tracer_record);
@@ -17332,7 +19010,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
@@ -17345,9 +19024,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17379,7 +19062,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddKernelNod
       tracer_record_call(CUDART_ID_cudaGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddKernelNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode))
@@ -17421,7 +19107,8 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
@@ -17434,9 +19121,13 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17458,7 +19149,10 @@ cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams))
@@ -17499,7 +19193,8 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
@@ -17512,9 +19207,13 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17536,7 +19235,10 @@ cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams))
@@ -17576,7 +19278,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
@@ -17590,9 +19293,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
     tracer_result = tracer_real(hDst, hSrc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17615,7 +19322,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeCo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeCopyAttributes,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeCopyAttributes,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes))
@@ -17654,7 +19364,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
@@ -17668,9 +19379,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
     tracer_result = tracer_real(hNode, attr, value_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17695,7 +19410,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeGe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeGetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeGetAttribute,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute))
@@ -17735,7 +19453,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
@@ -17749,9 +19468,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17775,7 +19498,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphKernelNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphKernelNodeSetAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphKernelNodeSetAttribute,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute))
@@ -17814,7 +19540,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
@@ -17827,9 +19554,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17861,7 +19592,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode))
@@ -17904,7 +19638,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -17920,9 +19655,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -17963,7 +19702,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol))
@@ -18010,7 +19752,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -18026,9 +19769,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18070,7 +19817,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNodeFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol))
@@ -18115,7 +19865,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
@@ -18129,9 +19880,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
         tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18170,7 +19925,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemcpyNod
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemcpyNode1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D))
@@ -18214,7 +19972,8 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
@@ -18227,9 +19986,13 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18251,7 +20014,10 @@ cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams))
@@ -18292,7 +20058,8 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
@@ -18305,9 +20072,13 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18329,7 +20100,10 @@ cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams))
@@ -18371,7 +20145,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
                                        cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
@@ -18385,9 +20160,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18419,7 +20198,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol))
@@ -18463,7 +20246,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
                                        cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -18478,9 +20262,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18512,7 +20300,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol))
@@ -18554,7 +20346,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
@@ -18568,9 +20361,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
     tracer_result = tracer_real(node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18599,7 +20396,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphMemcpyNodeSe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D))
@@ -18638,7 +20438,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
@@ -18651,9 +20452,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18685,7 +20490,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemsetNod
       tracer_record_call(CUDART_ID_cudaGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemsetNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode))
@@ -18727,7 +20535,8 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
@@ -18740,9 +20549,13 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18764,7 +20577,10 @@ cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams))
@@ -18805,7 +20621,8 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
@@ -18818,9 +20635,13 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18842,7 +20663,10 @@ cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams))
@@ -18881,7 +20705,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
@@ -18894,9 +20719,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -18928,7 +20757,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddHostNode(
       tracer_record_call(CUDART_ID_cudaGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddHostNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode))
@@ -18969,7 +20801,8 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
@@ -18982,9 +20815,13 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19006,7 +20843,10 @@ cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams))
@@ -19047,7 +20887,8 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
@@ -19060,9 +20901,13 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19084,7 +20929,10 @@ cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams))
@@ -19126,7 +20974,8 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
@@ -19139,9 +20988,13 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddChildGraphNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddChildGraphNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19173,7 +21026,10 @@ cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *t
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddChildGraphNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode))
@@ -19215,7 +21071,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
@@ -19229,9 +21086,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
     tracer_result = tracer_real(node, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19254,7 +21115,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphChildGraphNo
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphChildGraphNodeGetGraph,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphChildGraphNodeGetGraph,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph))
@@ -19293,7 +21157,8 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
@@ -19306,9 +21171,13 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19337,7 +21206,10 @@ cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEmptyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode))
@@ -19379,7 +21251,8 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
@@ -19392,9 +21265,13 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddEventRecordNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEventRecordNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19426,7 +21303,10 @@ cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn 
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventRecordNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode))
@@ -19468,7 +21348,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
@@ -19482,9 +21363,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19509,7 +21394,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeGetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent))
@@ -19548,7 +21436,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
@@ -19562,9 +21451,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19587,7 +21480,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphEventRecordN
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventRecordNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent))
@@ -19628,7 +21524,8 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
@@ -19641,9 +21538,13 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddEventWaitNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddEventWaitNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19675,7 +21576,10 @@ cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddEventWaitNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode))
@@ -19718,7 +21622,8 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
@@ -19732,9 +21637,13 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19758,7 +21667,10 @@ cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEve
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent))
@@ -19798,7 +21710,8 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
@@ -19812,9 +21725,13 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19836,7 +21753,10 @@ cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent))
@@ -19877,7 +21797,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                      cudaGraphAddExternalSemaphoresSignalNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
@@ -19892,9 +21813,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -19927,8 +21852,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphAddExternalSemaphoresSignalNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresSignalNode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphAddExternalSemaphoresSignalNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode))
@@ -19975,7 +21903,8 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -19991,9 +21920,13 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
     tracer_result = tracer_real(hNode, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20017,8 +21950,11 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresSignalNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeGetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresSignalNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20065,7 +22001,8 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20081,9 +22018,13 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
     tracer_result = tracer_real(hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20107,8 +22048,11 @@ cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresSignalNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresSignalNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresSignalNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20154,7 +22098,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                        cudaGraphAddExternalSemaphoresWaitNode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
@@ -20169,9 +22114,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20204,7 +22153,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddExternalS
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddExternalSemaphoresWaitNode,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphAddExternalSemaphoresWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode))
@@ -20249,7 +22202,8 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20265,9 +22219,13 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
     tracer_result = tracer_real(hNode, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20291,8 +22249,11 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresWaitNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeGetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresWaitNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20337,7 +22298,8 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
                        lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20353,9 +22315,13 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
     tracer_result = tracer_real(hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20379,8 +22345,11 @@ cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExternalSemaphoresWaitNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExternalSemaphoresWaitNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExternalSemaphoresWaitNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -20423,7 +22392,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
@@ -20436,9 +22406,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemAllocNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemAllocNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20470,7 +22444,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphAddMemAllocN
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemAllocNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode))
@@ -20513,7 +22490,8 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
@@ -20527,9 +22505,13 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
     tracer_result = tracer_real(node, params_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20551,7 +22533,10 @@ cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemAllocNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemAllocNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams))
@@ -20592,7 +22577,8 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
@@ -20605,9 +22591,13 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddMemFreeNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddMemFreeNode, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20639,7 +22629,10 @@ cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddMemFreeNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode))
@@ -20681,7 +22674,8 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
@@ -20694,9 +22688,13 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
     tracer_result = tracer_real(node, dptr_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20718,7 +22716,10 @@ cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphMemFreeNodeGetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphMemFreeNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams))
@@ -20755,7 +22756,8 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
@@ -20768,9 +22770,13 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20790,7 +22796,10 @@ cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaDeviceGraphMemTrim, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGraphMemTrim, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim))
@@ -20829,7 +22838,8 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
@@ -20843,9 +22853,13 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
     tracer_result = tracer_real(device, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20869,7 +22883,10 @@ cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceGetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceGetGraphMemAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute))
@@ -20910,7 +22927,8 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
@@ -20924,9 +22942,13 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
     tracer_result = tracer_real(device, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -20950,7 +22972,10 @@ cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaDeviceSetGraphMemAttribute,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaDeviceSetGraphMemAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute))
@@ -20988,7 +23013,8 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
@@ -21001,9 +23027,13 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
     tracer_result = tracer_real(pGraphClone, originalGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21027,7 +23057,10 @@ cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real, const void *
       tracer_record_call(CUDART_ID_cudaGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone, &tracer_record);
@@ -21064,7 +23097,8 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
@@ -21077,9 +23111,13 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21105,7 +23143,10 @@ cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *trace
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeFindInClone, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeFindInClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone))
@@ -21144,7 +23185,8 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
@@ -21157,9 +23199,13 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
     tracer_result = tracer_real(node, pType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21182,7 +23228,10 @@ cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType))
@@ -21217,7 +23266,8 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
@@ -21230,9 +23280,13 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
     tracer_result = tracer_real(graph, nodes, numNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21259,7 +23313,10 @@ cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real, const 
       tracer_record_call(CUDART_ID_cudaGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes, &tracer_record);
@@ -21295,7 +23352,8 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
@@ -21308,9 +23366,13 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphGetRootNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21339,7 +23401,10 @@ cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetRootNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes))
@@ -21378,7 +23443,8 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
@@ -21391,9 +23457,13 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
     tracer_result = tracer_real(graph, from, to, edgeData, numEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphGetEdges, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphGetEdges, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21425,7 +23495,10 @@ cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real, const 
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphGetEdges, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges, &tracer_record);
@@ -21465,7 +23538,8 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
@@ -21478,9 +23552,13 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
     tracer_result = tracer_real(node, pDependencies, edgeData, pNumDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21511,7 +23589,10 @@ cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_f
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies))
@@ -21552,7 +23633,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
@@ -21566,9 +23648,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
     tracer_result = tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21599,7 +23685,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphNodeGetDepen
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetDependentNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes))
@@ -21642,7 +23731,8 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
@@ -21655,9 +23745,13 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21686,7 +23780,10 @@ cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphAddDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies))
@@ -21728,7 +23825,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
@@ -21741,9 +23839,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
     tracer_result = tracer_real(graph, from, to, edgeData, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21772,7 +23874,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRemoveDepend
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphRemoveDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies))
@@ -21811,7 +23916,8 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
@@ -21824,9 +23930,13 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
     tracer_result = tracer_real(node);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21846,7 +23956,10 @@ cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDestroyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode))
@@ -21882,7 +23995,8 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
@@ -21895,9 +24009,13 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -21924,7 +24042,10 @@ cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGraphInstantiate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate))
@@ -21964,7 +24085,8 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
@@ -21977,9 +24099,13 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphInstantiateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphInstantiateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22006,7 +24132,10 @@ cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags))
@@ -22046,7 +24175,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
@@ -22060,9 +24190,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
     tracer_result = tracer_real(pGraphExec, graph, instantiateParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphInstantiateWithParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphInstantiateWithParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22089,7 +24223,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphInstantiateW
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphInstantiateWithParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams))
@@ -22128,7 +24265,8 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
@@ -22141,9 +24279,13 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
     tracer_result = tracer_real(graphExec, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22166,7 +24308,10 @@ cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags))
@@ -22206,7 +24351,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
@@ -22220,9 +24366,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22248,7 +24398,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecKernelNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecKernelNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecKernelNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams))
@@ -22288,7 +24441,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
@@ -22302,9 +24456,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22330,7 +24488,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams))
@@ -22372,7 +24533,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
                                      cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -22387,9 +24549,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22424,8 +24590,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol))
@@ -22472,7 +24641,8 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
                                                 cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -22487,9 +24657,13 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22524,8 +24698,11 @@ cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -22571,7 +24748,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
@@ -22585,9 +24763,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22619,7 +24801,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemcpyNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemcpyNodeSetParams1D,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D))
@@ -22660,7 +24845,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
@@ -22674,9 +24860,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22702,7 +24892,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecMemsetNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecMemsetNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecMemsetNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams))
@@ -22744,7 +24937,8 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
@@ -22758,9 +24952,13 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22785,7 +24983,10 @@ cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecHostNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams))
@@ -22826,7 +25027,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
                                        cudaGraphExecChildGraphNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
@@ -22840,9 +25042,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
     tracer_result = tracer_real(hGraphExec, node, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22868,7 +25074,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecChildGra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecChildGraphNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecChildGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams))
@@ -22910,7 +25120,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
                                        cudaGraphExecEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
@@ -22924,9 +25135,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -22952,7 +25167,11 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventRec
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventRecordNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent))
@@ -22993,7 +25212,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
@@ -23007,9 +25227,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                                           tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23035,7 +25259,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecEventWai
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecEventWaitNodeSetEvent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent))
@@ -23079,7 +25306,8 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
                                        cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23095,10 +25323,14 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23125,8 +25357,11 @@ cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecExternalSemaphoresSignalNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecExternalSemaphoresSignalNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23174,7 +25409,8 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
                        lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23190,9 +25426,14 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
     tracer_result = tracer_real(hGraphExec, hNode, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                             tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23219,8 +25460,11 @@ cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
-                                   cudaGraphExecExternalSemaphoresWaitNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecExternalSemaphoresWaitNodeSetParams,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
+                                        cudaGraphExecExternalSemaphoresWaitNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart,
@@ -23265,7 +25509,8 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
@@ -23278,9 +25523,13 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23305,7 +25554,10 @@ cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeSetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled))
@@ -23345,7 +25597,8 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
@@ -23358,9 +25611,13 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
     tracer_result = tracer_real(hGraphExec, hNode, isEnabled);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23386,7 +25643,10 @@ cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphNodeGetEnabled, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.isEnabled_val = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeGetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled))
@@ -23425,7 +25685,8 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
@@ -23438,9 +25699,13 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
     tracer_result = tracer_real(hGraphExec, hGraph, resultInfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23465,7 +25730,10 @@ cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecUpdate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate, &tracer_record);
@@ -23501,7 +25769,8 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
@@ -23514,9 +25783,13 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23538,7 +25811,10 @@ cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphUpload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphUpload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload, &tracer_record);
@@ -23572,7 +25848,8 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
@@ -23585,9 +25862,13 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23609,7 +25890,10 @@ cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphLaunch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch, &tracer_record);
@@ -23643,7 +25927,8 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
@@ -23656,9 +25941,13 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
     tracer_result = tracer_real(graphExec);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23678,7 +25967,10 @@ cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy))
@@ -23713,7 +26005,8 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
@@ -23726,9 +26019,13 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23748,7 +26045,10 @@ cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy, &tracer_record);
@@ -23783,7 +26083,8 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
@@ -23796,9 +26097,13 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
     tracer_result = tracer_real(graph, path, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23822,7 +26127,10 @@ cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphDebugDotPrint, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphDebugDotPrint, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint))
@@ -23861,7 +26169,8 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
@@ -23874,9 +26183,13 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
     tracer_result = tracer_real(object_out, ptr, destroy, initialRefcount, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23908,7 +26221,10 @@ cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaUserObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.object_out_val =
       tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate))
@@ -23946,7 +26262,8 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
@@ -23959,9 +26276,13 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
     tracer_result = tracer_real(object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -23983,7 +26304,10 @@ cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRetain, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectRetain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain))
@@ -24020,7 +26344,8 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
@@ -24033,9 +26358,13 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
     tracer_result = tracer_real(object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24057,7 +26386,10 @@ cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaUserObjectRelease, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaUserObjectRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease))
@@ -24096,7 +26428,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
@@ -24109,9 +26442,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
     tracer_result = tracer_real(graph, object, count, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24138,7 +26475,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphRetainUserOb
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphRetainUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphRetainUserObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject))
@@ -24179,7 +26519,8 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
@@ -24192,9 +26533,13 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
     tracer_result = tracer_real(graph, object, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24218,7 +26563,10 @@ cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphReleaseUserObject, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphReleaseUserObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject))
@@ -24259,7 +26607,8 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -24274,9 +26623,13 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
         tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24310,7 +26663,10 @@ cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real, const vo
       tracer_record_call(CUDART_ID_cudaGraphAddNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphAddNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode, &tracer_record);
@@ -24350,7 +26706,8 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
@@ -24363,9 +26720,13 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
     tracer_result = tracer_real(node, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24387,7 +26748,10 @@ cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaGraphNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams))
@@ -24426,7 +26790,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
@@ -24439,9 +26804,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
     tracer_result = tracer_real(graphExec, node, nodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24466,7 +26835,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphExecNodeSetP
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaGraphExecNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphExecNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams))
@@ -24507,7 +26879,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
@@ -24521,9 +26894,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
     tracer_result = tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaGraphConditionalHandleCreate, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaGraphConditionalHandleCreate, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24553,7 +26930,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGraphConditionalH
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_out_val =
       tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGraphConditionalHandleCreate,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate))
@@ -24593,7 +26973,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
   }
   cudart_depth++;
@@ -24623,7 +27004,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPoint, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint))
@@ -24664,7 +27048,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
   }
   cudart_depth++;
@@ -24698,7 +27083,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaGetDriverEntryPoi
   tracer_record.funcPtr_val = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record.driverStatus_val =
       tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetDriverEntryPointByVersion,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion))
@@ -24739,7 +27127,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -24754,9 +27143,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryLoadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryLoadData, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24801,7 +27194,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadData(
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData, &tracer_record);
@@ -24844,7 +27240,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -24859,9 +27256,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
                                 libraryOptions, libraryOptionValues, numLibraryOptions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryLoadFromFile, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryLoadFromFile, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24906,7 +27307,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaLibraryLoadFromFi
       tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record.libraryOptionValues_val =
       tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryLoadFromFile, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile))
@@ -24949,7 +27353,8 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
@@ -24962,9 +27367,13 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
     tracer_result = tracer_real(library);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -24984,7 +27393,10 @@ cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryUnload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryUnload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload, &tracer_record);
@@ -25019,7 +27431,8 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
@@ -25032,9 +27445,13 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
     tracer_result = tracer_real(pKernel, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25060,7 +27477,10 @@ cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(CUDART_ID_cudaLibraryGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pKernel_val = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel))
@@ -25097,7 +27517,8 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
@@ -25110,9 +27531,13 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
     tracer_result = tracer_real(dptr, bytes, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25141,7 +27566,10 @@ cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaLibraryGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetGlobal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal))
@@ -25179,7 +27607,8 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
@@ -25192,9 +27621,13 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
     tracer_result = tracer_real(dptr, bytes, library, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25223,7 +27656,10 @@ cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real
       tracer_record_call(CUDART_ID_cudaLibraryGetManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged))
@@ -25264,7 +27700,8 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
@@ -25277,9 +27714,13 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
     tracer_result = tracer_real(fptr, library, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25305,7 +27746,10 @@ cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetUnifiedFunction,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.fptr_val = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetUnifiedFunction, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction))
@@ -25345,7 +27789,8 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
@@ -25358,9 +27803,13 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
     tracer_result = tracer_real(count, lib);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25383,7 +27832,10 @@ cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tra
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryGetKernelCount, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryGetKernelCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount))
@@ -25423,7 +27875,8 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
@@ -25436,9 +27889,13 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
     tracer_result = tracer_real(kernels, numKernels, lib);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25464,7 +27921,10 @@ cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn 
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaLibraryEnumerateKernels, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.kernels_val = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaLibraryEnumerateKernels, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels))
@@ -25504,7 +27964,8 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
@@ -25518,9 +27979,13 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
     tracer_result = tracer_real(kernel, attr, value, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice, tracer_depth,
+                                           (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25547,7 +28012,10 @@ __attribute__((noinline)) static cudaError_t cudart_traced_cudaKernelSetAttribut
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(CUDART_ID_cudaKernelSetAttributeForDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaKernelSetAttributeForDevice,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice))
@@ -25586,7 +28054,8 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
@@ -25599,9 +28068,13 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
     tracer_result = tracer_real(ppExportTable, pExportTableId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25625,7 +28098,10 @@ cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetExportTable, tracer_depth, tracer_args.tracer_status);
   tracer_record.ppExportTable_val =
       tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetExportTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable, &tracer_record);
@@ -25661,7 +28137,8 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
@@ -25674,9 +28151,13 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
     tracer_result = tracer_real(functionPtr, symbolPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25700,7 +28181,10 @@ cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
       tracer_record_call(CUDART_ID_cudaGetFuncBySymbol, tracer_depth, tracer_args.tracer_status);
   tracer_record.functionPtr_val =
       tracer_args.functionPtr ? (uint64_t)(uintptr_t)(*tracer_args.functionPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetFuncBySymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol, &tracer_record);
@@ -25735,7 +28219,8 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
   }
-  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || cudart_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
@@ -25748,9 +28233,13 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
     tracer_result = tracer_real(kernelPtr, entryFuncAddr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        cudart_batch, cudart_write_calls, tracer_start, tracer_end,
-        tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("cudart", CUDART_ID_cudaGetKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          cudart_batch, cudart_write_calls, tracer_start, tracer_end,
+          tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, (int64_t)tracer_result));
     cudart_depth--;
     return tracer_result;
   }
@@ -25774,7 +28263,10 @@ cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real, const void *tr
       tracer_record_call(CUDART_ID_cudaGetKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.kernelPtr_val =
       tracer_args.kernelPtr ? (uint64_t)(uintptr_t)(*tracer_args.kernelPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("cudart", CUDART_ID_cudaGetKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel, &tracer_record);

@@ -8,8 +8,10 @@
  * - hip_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
@@ -1000,7 +1002,8 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -1013,8 +1016,11 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
     tracer_result = tracer_real(x, y, z, w, f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -1043,7 +1049,10 @@ hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCreateChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCreateChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateChannelDesc, &tracer_record);
@@ -1078,7 +1087,8 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -1091,9 +1101,13 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, src, sizeBytes, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1120,7 +1134,10 @@ hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy_spt, &tracer_record);
@@ -1155,7 +1172,8 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -1168,9 +1186,13 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1200,7 +1222,10 @@ hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol_spt, &tracer_record);
@@ -1237,7 +1262,8 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1250,9 +1276,13 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1282,7 +1312,10 @@ hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt))
@@ -1320,7 +1353,8 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1333,9 +1367,13 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1369,7 +1407,10 @@ hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D_spt, &tracer_record);
@@ -1407,7 +1448,8 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1420,9 +1462,13 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1458,7 +1504,10 @@ hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray_spt, &tracer_record);
@@ -1497,7 +1546,8 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1510,9 +1560,13 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1548,7 +1602,10 @@ hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt))
@@ -1587,7 +1644,8 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1600,9 +1658,13 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1622,7 +1684,10 @@ hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D_spt, &tracer_record);
@@ -1656,7 +1721,8 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1669,9 +1735,13 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, value, sizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1696,7 +1766,10 @@ hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset_spt, &tracer_record);
@@ -1729,7 +1802,8 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1742,9 +1816,13 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(dst, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1773,7 +1851,10 @@ hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D_spt, &tracer_record);
@@ -1808,7 +1889,8 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1821,9 +1903,13 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3D_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1846,7 +1932,10 @@ hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3D_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D_spt, &tracer_record);
@@ -1882,7 +1971,8 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1895,9 +1985,13 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
     tracer_result = tracer_real(dst, src, sizeBytes, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1926,7 +2020,10 @@ hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAsync_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync_spt, &tracer_record);
@@ -1962,7 +2059,8 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1975,9 +2073,13 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -1997,7 +2099,10 @@ hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamQuery_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery_spt, &tracer_record);
@@ -2032,7 +2137,8 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -2045,9 +2151,13 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2067,7 +2177,10 @@ hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamSynchronize_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt))
@@ -2104,7 +2217,8 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -2117,9 +2231,13 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
     tracer_result = tracer_real(stream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2143,7 +2261,10 @@ hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real
       tracer_record_call(HIP_ID_hipStreamGetPriority_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetPriority_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt))
@@ -2181,7 +2302,8 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -2194,9 +2316,13 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2220,7 +2346,10 @@ hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent_spt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitEvent_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent_spt, &tracer_record);
@@ -2256,7 +2385,8 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -2269,9 +2399,13 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2294,7 +2428,10 @@ hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetFlags_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags_spt, &tracer_record);
@@ -2332,7 +2469,8 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -2345,9 +2483,13 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
     tracer_result = tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernel_spt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernel_spt, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2379,7 +2521,10 @@ hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn 
                                                tracer_args.tracer_status);
   tracer_record.kernelParams_val =
       tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt))
@@ -2420,7 +2565,8 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -2434,9 +2580,13 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
         tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2467,7 +2617,10 @@ hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel_spt, tracer_depth, tracer_args.tracer_status);
   tracer_record.args_val = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchKernel_spt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel_spt, &tracer_record);
@@ -2502,7 +2655,8 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2515,8 +2669,11 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipInit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipInit, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipInit, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2536,7 +2693,10 @@ hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller, unsig
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipInit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipInit, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit))
     lttng_ust_tracepoint(lttng_ust_hip, hipInit, &tracer_record);
@@ -2569,7 +2729,8 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2582,9 +2743,13 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
     tracer_result = tracer_real(driverVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDriverGetVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2606,7 +2771,10 @@ hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDriverGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.driverVersion_val =
       tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDriverGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipDriverGetVersion, &tracer_record);
@@ -2640,7 +2808,8 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2653,9 +2822,13 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
     tracer_result = tracer_real(runtimeVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2677,7 +2850,10 @@ hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipRuntimeGetVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.runtimeVersion_val =
       tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRuntimeGetVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipRuntimeGetVersion, &tracer_record);
@@ -2711,7 +2887,8 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2724,9 +2901,13 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(device, ordinal);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGet, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2749,7 +2930,10 @@ hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGet, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGet, &tracer_record);
@@ -2784,7 +2968,8 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2797,9 +2982,13 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
     tracer_result = tracer_real(major, minor, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceComputeCapability, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceComputeCapability, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2825,7 +3014,10 @@ hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.major_val = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record.minor_val = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceComputeCapability, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceComputeCapability__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability))
@@ -2862,7 +3054,8 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2875,9 +3068,13 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
     tracer_result = tracer_real(name, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2902,7 +3099,10 @@ hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetName, &tracer_record);
@@ -2936,7 +3136,8 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2949,9 +3150,13 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
     tracer_result = tracer_real(uuid, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -2973,7 +3178,10 @@ hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetUuid, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetUuid, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetUuid, &tracer_record);
@@ -3009,7 +3217,8 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -3022,9 +3231,13 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
     tracer_result = tracer_real(value, attr, srcDevice, dstDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3052,7 +3265,10 @@ hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetP2PAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetP2PAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetP2PAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute))
@@ -3090,7 +3306,8 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -3103,9 +3320,13 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
     tracer_result = tracer_real(pciBusId, len, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3132,7 +3353,10 @@ hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipDeviceGetPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.pciBusId_val =
       tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetPCIBusId, &tracer_record);
@@ -3167,7 +3391,8 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -3180,9 +3405,13 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
     tracer_result = tracer_real(device, pciBusId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3205,7 +3434,10 @@ hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetByPCIBusId, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetByPCIBusId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetByPCIBusId, &tracer_record);
@@ -3240,7 +3472,8 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -3253,9 +3486,13 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
     tracer_result = tracer_real(bytes, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3278,7 +3515,10 @@ hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceTotalMem, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceTotalMem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceTotalMem, &tracer_record);
@@ -3312,7 +3552,8 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -3325,9 +3566,13 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3345,7 +3590,10 @@ hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSynchronize, &tracer_record);
@@ -3378,7 +3626,8 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -3391,9 +3640,13 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3411,7 +3664,10 @@ hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceReset, &tracer_record);
@@ -3443,7 +3699,8 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -3456,9 +3713,13 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3478,7 +3739,10 @@ hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDevice, &tracer_record);
@@ -3511,7 +3775,8 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -3524,9 +3789,13 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3548,7 +3817,10 @@ hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real, const void *tracer_cal
       tracer_record_call(HIP_ID_hipGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.deviceId_val =
       tracer_args.deviceId ? (uint64_t)(int64_t)(*tracer_args.deviceId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDevice, &tracer_record);
@@ -3581,7 +3853,8 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -3594,9 +3867,13 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
     tracer_result = tracer_real(count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceCount, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3617,7 +3894,10 @@ hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceCount, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceCount, &tracer_record);
@@ -3652,7 +3932,8 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -3665,9 +3946,13 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(pi, attr, deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3692,7 +3977,10 @@ hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.pi_val = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetAttribute, &tracer_record);
@@ -3729,7 +4017,8 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3742,9 +4031,13 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
     tracer_result = tracer_real(mem_pool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetDefaultMemPool, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetDefaultMemPool, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3768,7 +4061,10 @@ hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetDefaultMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetDefaultMemPool__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool))
@@ -3805,7 +4101,8 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3818,9 +4115,13 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
     tracer_result = tracer_real(device, mem_pool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3842,7 +4143,10 @@ hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetMemPool, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetMemPool, &tracer_record);
@@ -3876,7 +4180,8 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3889,9 +4194,13 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
     tracer_result = tracer_real(mem_pool, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3915,7 +4224,10 @@ hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipDeviceGetMemPool, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetMemPool, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetMemPool, &tracer_record);
@@ -3949,7 +4261,8 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3962,9 +4275,13 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
     tracer_result = tracer_real(prop, deviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -3986,7 +4303,10 @@ hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceProperties, &tracer_record);
@@ -4021,7 +4341,8 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -4034,9 +4355,13 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4056,7 +4381,10 @@ hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig))
@@ -4091,7 +4419,8 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -4104,9 +4433,13 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4126,7 +4459,10 @@ hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetCacheConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig))
@@ -4161,7 +4497,8 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -4174,9 +4511,13 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
     tracer_result = tracer_real(pValue, limit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4199,7 +4540,10 @@ hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceGetLimit, tracer_depth, tracer_args.tracer_status);
   tracer_record.pValue_val = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetLimit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetLimit, &tracer_record);
@@ -4234,7 +4578,8 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -4247,9 +4592,13 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4270,7 +4619,10 @@ hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceGetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig))
@@ -4306,7 +4658,8 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -4319,9 +4672,13 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4342,7 +4699,10 @@ hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetDeviceFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetDeviceFlags, &tracer_record);
@@ -4377,7 +4737,8 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -4390,9 +4751,13 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4412,7 +4777,10 @@ hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceSetSharedMemConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig))
@@ -4448,7 +4816,8 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -4461,9 +4830,13 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4483,7 +4856,10 @@ hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetDeviceFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetDeviceFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetDeviceFlags, &tracer_record);
@@ -4517,7 +4893,8 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -4530,9 +4907,13 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
     tracer_result = tracer_real(device, prop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipChooseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4554,7 +4935,10 @@ hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipChooseDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipChooseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipChooseDevice, &tracer_record);
@@ -4591,7 +4975,8 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -4604,9 +4989,13 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
     tracer_result = tracer_real(device1, device2, linktype, hopcount);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4635,7 +5024,10 @@ hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.linktype_val = tracer_args.linktype ? (uint64_t)(*tracer_args.linktype) : 0;
   tracer_record.hopcount_val = tracer_args.hopcount ? (uint64_t)(*tracer_args.hopcount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtGetLinkTypeAndHopCount, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount))
@@ -4673,7 +5065,8 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -4686,9 +5079,13 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
     tracer_result = tracer_real(handle, devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4710,7 +5107,10 @@ hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcGetMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetMemHandle, &tracer_record);
@@ -4744,7 +5144,8 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -4757,9 +5158,13 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
     tracer_result = tracer_real(devPtr, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4784,7 +5189,10 @@ hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenMemHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcOpenMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenMemHandle, &tracer_record);
@@ -4819,7 +5227,8 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -4832,9 +5241,13 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
     tracer_result = tracer_real(devPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4854,7 +5267,10 @@ hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcCloseMemHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcCloseMemHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcCloseMemHandle, &tracer_record);
@@ -4888,7 +5304,8 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -4901,9 +5318,13 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
     tracer_result = tracer_real(handle, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4925,7 +5346,10 @@ hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcGetEventHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcGetEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcGetEventHandle, &tracer_record);
@@ -4960,7 +5384,8 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4973,9 +5398,13 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
     tracer_result = tracer_real(event, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -4997,7 +5426,10 @@ hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipIpcOpenEventHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipIpcOpenEventHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_hip, hipIpcOpenEventHandle, &tracer_record);
@@ -5031,7 +5463,8 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -5044,9 +5477,13 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
     tracer_result = tracer_real(func, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5070,7 +5507,10 @@ hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetAttribute, &tracer_record);
@@ -5106,7 +5546,8 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -5119,9 +5560,13 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5143,7 +5588,10 @@ hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetCacheConfig, &tracer_record);
@@ -5179,7 +5627,8 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -5192,9 +5641,13 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
     tracer_result = tracer_real(func, config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5216,7 +5669,10 @@ hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig))
@@ -5252,7 +5708,8 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -5265,9 +5722,13 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5285,7 +5746,10 @@ hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetLastError, &tracer_record);
@@ -5318,7 +5782,8 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -5331,9 +5796,13 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPeekAtLastError, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5351,7 +5820,10 @@ hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPeekAtLastError, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPeekAtLastError, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_hip, hipPeekAtLastError, &tracer_record);
@@ -5385,7 +5857,8 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -5398,8 +5871,11 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hip_error);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetErrorName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5420,7 +5896,10 @@ hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetErrorName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorName, &tracer_record);
@@ -5454,7 +5933,8 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -5467,8 +5947,11 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
     tracer_result = tracer_real(hipError);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetErrorString, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -5489,7 +5972,10 @@ hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetErrorString, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetErrorString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetErrorString, &tracer_record);
@@ -5523,7 +6009,8 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -5536,9 +6023,13 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5559,7 +6050,10 @@ hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreate, &tracer_record);
@@ -5595,7 +6089,8 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -5608,9 +6103,13 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5633,7 +6132,10 @@ hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags))
@@ -5672,7 +6174,8 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -5685,9 +6188,13 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
     tracer_result = tracer_real(stream, flags, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5713,7 +6220,10 @@ hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamCreateWithPriority, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamCreateWithPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamCreateWithPriority__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority))
@@ -5753,7 +6263,8 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -5766,9 +6277,13 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
     tracer_result = tracer_real(leastPriority, greatestPriority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceGetStreamPriorityRange, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceGetStreamPriorityRange, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5794,7 +6309,10 @@ hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_f
       tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record.greatestPriority_val =
       tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceGetStreamPriorityRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange))
@@ -5831,7 +6349,8 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -5844,9 +6363,13 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5866,7 +6389,10 @@ hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamDestroy, &tracer_record);
@@ -5900,7 +6426,8 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -5913,9 +6440,13 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -5935,7 +6466,10 @@ hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamQuery, &tracer_record);
@@ -5968,7 +6502,8 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -5981,9 +6516,13 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6003,7 +6542,10 @@ hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamSynchronize, &tracer_record);
@@ -6037,7 +6579,8 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -6050,9 +6593,13 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
     tracer_result = tracer_real(stream, event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6076,7 +6623,10 @@ hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitEvent, &tracer_record);
@@ -6111,7 +6661,8 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -6124,9 +6675,13 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(stream, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6149,7 +6704,10 @@ hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetFlags, &tracer_record);
@@ -6183,7 +6741,8 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -6196,9 +6755,13 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
     tracer_result = tracer_real(stream, priority);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetPriority, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6222,7 +6785,10 @@ hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamGetPriority, tracer_depth, tracer_args.tracer_status);
   tracer_record.priority_val =
       tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetPriority, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetPriority, &tracer_record);
@@ -6260,7 +6826,8 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -6273,9 +6840,13 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6301,7 +6872,10 @@ hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtStreamCreateWithCUMask, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stream_val = tracer_args.stream ? (uint64_t)(uintptr_t)(*tracer_args.stream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtStreamCreateWithCUMask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamCreateWithCUMask__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask))
@@ -6340,7 +6914,8 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -6353,9 +6928,13 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
     tracer_result = tracer_real(stream, cuMaskSize, cuMask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6381,7 +6960,10 @@ hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtStreamGetCUMask, tracer_depth, tracer_args.tracer_status);
   tracer_record.cuMask_val = tracer_args.cuMask ? (uint64_t)(*tracer_args.cuMask) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtStreamGetCUMask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtStreamGetCUMask, &tracer_record);
@@ -6417,7 +6999,8 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -6430,9 +7013,13 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
     tracer_result = tracer_real(stream, callback, userData, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamAddCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6459,7 +7046,10 @@ hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAddCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamAddCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAddCallback, &tracer_record);
@@ -6496,7 +7086,8 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -6509,9 +7100,13 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6540,7 +7135,10 @@ hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitValue32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue32, &tracer_record);
@@ -6577,7 +7175,8 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -6590,9 +7189,13 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
     tracer_result = tracer_real(stream, ptr, value, flags, mask);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6621,7 +7224,10 @@ hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWaitValue64, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWaitValue64, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWaitValue64, &tracer_record);
@@ -6658,7 +7264,8 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -6671,9 +7278,13 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
     tracer_result = tracer_real(stream, ptr, value, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6700,7 +7311,10 @@ hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWriteValue32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue32, &tracer_record);
@@ -6737,7 +7351,8 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -6750,9 +7365,13 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
     tracer_result = tracer_real(stream, ptr, value, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6779,7 +7398,10 @@ hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamWriteValue64, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamWriteValue64, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamWriteValue64, &tracer_record);
@@ -6816,7 +7438,8 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -6829,9 +7452,13 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
     tracer_result = tracer_real(event, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6854,7 +7481,10 @@ hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreateWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventCreateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags))
@@ -6889,7 +7519,8 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -6902,9 +7533,13 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6925,7 +7560,10 @@ hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventCreate, &tracer_record);
@@ -6958,7 +7596,8 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -6971,9 +7610,13 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(event, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventRecord, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -6995,7 +7638,10 @@ hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventRecord, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventRecord, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventRecord, &tracer_record);
@@ -7028,7 +7674,8 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -7041,9 +7688,13 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7063,7 +7714,10 @@ hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventDestroy, &tracer_record);
@@ -7097,7 +7751,8 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -7110,9 +7765,13 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7132,7 +7791,10 @@ hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventSynchronize, &tracer_record);
@@ -7166,7 +7828,8 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -7179,9 +7842,13 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
     tracer_result = tracer_real(ms, start, stop);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventElapsedTime, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7206,7 +7873,10 @@ hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventElapsedTime, tracer_depth, tracer_args.tracer_status);
   tracer_record.ms_val = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventElapsedTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventElapsedTime, &tracer_record);
@@ -7240,7 +7910,8 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -7253,9 +7924,13 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipEventQuery, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7275,7 +7950,10 @@ hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipEventQuery, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipEventQuery, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery))
     lttng_ust_tracepoint(lttng_ust_hip, hipEventQuery, &tracer_record);
@@ -7309,7 +7987,8 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -7322,9 +8001,13 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
     tracer_result = tracer_real(attributes, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7346,7 +8029,10 @@ hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes))
@@ -7383,7 +8069,8 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -7396,9 +8083,13 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(data, attribute, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7422,7 +8113,10 @@ hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipPointerGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipPointerGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipPointerGetAttribute, &tracer_record);
@@ -7458,7 +8152,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -7471,9 +8166,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
     tracer_result = tracer_real(numAttributes, attributes, data, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7501,7 +8200,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipDrvPointerGetAttribute
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDrvPointerGetAttributes, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvPointerGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvPointerGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes))
@@ -7541,7 +8243,8 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -7554,9 +8257,13 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
     tracer_result = tracer_real(extSem_out, semHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipImportExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipImportExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7580,7 +8287,10 @@ hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.extSem_out_val =
       tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipImportExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore))
@@ -7621,7 +8331,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -7634,9 +8345,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7663,7 +8378,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipSignalExternalSemaphor
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipSignalExternalSemaphoresAsync,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSignalExternalSemaphoresAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync))
@@ -7705,7 +8423,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -7718,9 +8437,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
     tracer_result = tracer_real(extSemArray, paramsArray, numExtSems, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7747,7 +8470,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipWaitExternalSemaphores
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipWaitExternalSemaphoresAsync, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipWaitExternalSemaphoresAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync))
@@ -7787,7 +8513,8 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -7800,9 +8527,13 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
     tracer_result = tracer_real(extSem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7822,7 +8553,10 @@ hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDestroyExternalSemaphore, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyExternalSemaphore, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalSemaphore__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore))
@@ -7859,7 +8593,8 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -7872,9 +8607,13 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
     tracer_result = tracer_real(extMem_out, memHandleDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipImportExternalMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7898,7 +8637,10 @@ hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
       tracer_record_call(HIP_ID_hipImportExternalMemory, tracer_depth, tracer_args.tracer_status);
   tracer_record.extMem_out_val =
       tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipImportExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipImportExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory))
@@ -7937,7 +8679,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -7950,9 +8693,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
     tracer_result = tracer_real(devPtr, extMem, bufferDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -7978,7 +8725,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExternalMemoryGetMappe
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExternalMemoryGetMappedBuffer,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExternalMemoryGetMappedBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer))
@@ -8017,7 +8767,8 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -8030,9 +8781,13 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
     tracer_result = tracer_real(extMem);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8052,7 +8807,10 @@ hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyExternalMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyExternalMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyExternalMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory))
@@ -8088,7 +8846,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -8101,8 +8860,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMalloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8125,7 +8887,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc(hip_hipMalloc_f
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc, &tracer_record);
@@ -8159,7 +8924,8 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -8172,9 +8938,13 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
     tracer_result = tracer_real(ptr, sizeBytes, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8200,7 +8970,10 @@ hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtMallocWithFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtMallocWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtMallocWithFlags, &tracer_record);
@@ -8235,7 +9008,8 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -8248,9 +9022,13 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8273,7 +9051,10 @@ hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocHost, &tracer_record);
@@ -8306,7 +9087,8 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -8319,9 +9101,13 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAllocHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8344,7 +9130,10 @@ hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAllocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocHost, &tracer_record);
@@ -8378,7 +9167,8 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -8391,9 +9181,13 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostMalloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8418,7 +9212,10 @@ hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostMalloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostMalloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostMalloc, &tracer_record);
@@ -8451,7 +9248,8 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -8464,9 +9262,13 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dev_ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocManaged, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8491,7 +9293,10 @@ hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocManaged, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocManaged, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocManaged, &tracer_record);
@@ -8526,7 +9331,8 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -8539,9 +9345,13 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(dev_ptr, count, device, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8568,7 +9378,10 @@ hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPrefetchAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPrefetchAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPrefetchAsync, &tracer_record);
@@ -8603,7 +9416,8 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -8616,9 +9430,13 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dev_ptr, count, advice, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAdvise, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8645,7 +9463,10 @@ hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAdvise, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAdvise, &tracer_record);
@@ -8679,7 +9500,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -8692,9 +9514,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
     tracer_result = tracer_real(data, data_size, attribute, dev_ptr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8724,7 +9550,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemRangeGetAttribute(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRangeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute))
@@ -8764,7 +9593,8 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -8777,9 +9607,13 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
     tracer_result = tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8812,7 +9646,10 @@ hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRangeGetAttributes, tracer_depth, tracer_args.tracer_status);
   tracer_record.data_val = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRangeGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRangeGetAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes))
@@ -8853,7 +9690,8 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -8866,9 +9704,13 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
     tracer_result = tracer_real(stream, dev_ptr, length, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8895,7 +9737,10 @@ hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamAttachMemAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamAttachMemAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamAttachMemAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync))
@@ -8932,7 +9777,8 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -8945,9 +9791,13 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(dev_ptr, size, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -8973,7 +9823,10 @@ hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocAsync, &tracer_record);
@@ -9006,7 +9859,8 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -9019,9 +9873,13 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dev_ptr, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9043,7 +9901,10 @@ hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeAsync, &tracer_record);
@@ -9076,7 +9937,8 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -9089,9 +9951,13 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
     tracer_result = tracer_real(mem_pool, min_bytes_to_hold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9113,7 +9979,10 @@ hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolTrimTo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolTrimTo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolTrimTo, &tracer_record);
@@ -9149,7 +10018,8 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -9162,9 +10032,13 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
     tracer_result = tracer_real(mem_pool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9189,7 +10063,10 @@ hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAttribute, &tracer_record);
@@ -9225,7 +10102,8 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -9238,9 +10116,13 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
     tracer_result = tracer_real(mem_pool, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9265,7 +10147,10 @@ hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAttribute, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAttribute, &tracer_record);
@@ -9301,7 +10186,8 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -9314,9 +10200,13 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
     tracer_result = tracer_real(mem_pool, desc_list, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9341,7 +10231,10 @@ hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolSetAccess, &tracer_record);
@@ -9378,7 +10271,8 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -9391,9 +10285,13 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
     tracer_result = tracer_real(flags, mem_pool, location);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9419,7 +10317,10 @@ hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolGetAccess, &tracer_record);
@@ -9455,7 +10356,8 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -9468,9 +10370,13 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
     tracer_result = tracer_real(mem_pool, pool_props);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9494,7 +10400,10 @@ hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolCreate, &tracer_record);
@@ -9529,7 +10438,8 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -9542,9 +10452,13 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
     tracer_result = tracer_real(mem_pool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9564,7 +10478,10 @@ hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolDestroy, &tracer_record);
@@ -9599,7 +10516,8 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -9612,9 +10530,13 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
     tracer_result = tracer_real(dev_ptr, size, mem_pool, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9642,7 +10564,10 @@ hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocFromPoolAsync, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocFromPoolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocFromPoolAsync, &tracer_record);
@@ -9681,7 +10606,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -9694,9 +10620,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
     tracer_result = tracer_real(shared_handle, mem_pool, handle_type, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9723,7 +10653,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolExportToShareab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemPoolExportToShareableHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolExportToShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle))
@@ -9765,7 +10698,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -9778,9 +10712,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
     tracer_result = tracer_real(mem_pool, shared_handle, handle_type, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemPoolImportFromShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemPoolImportFromShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9809,7 +10747,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemPoolImportFromShare
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.mem_pool_val =
       tracer_args.mem_pool ? (uint64_t)(uintptr_t)(*tracer_args.mem_pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolImportFromShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle))
@@ -9849,7 +10790,8 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -9862,9 +10804,13 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
     tracer_result = tracer_real(export_data, dev_ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9886,7 +10832,10 @@ hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolExportPointer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolExportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolExportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer))
@@ -9923,7 +10872,8 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -9936,9 +10886,13 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
     tracer_result = tracer_real(dev_ptr, mem_pool, export_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -9964,7 +10918,10 @@ hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPoolImportPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPoolImportPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPoolImportPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer))
@@ -10001,7 +10958,8 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -10014,9 +10972,13 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(ptr, size, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostAlloc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10041,7 +11003,10 @@ hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostAlloc, &tracer_record);
@@ -10075,7 +11040,8 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -10088,9 +11054,13 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
     tracer_result = tracer_real(devPtr, hstPtr, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10116,7 +11086,10 @@ hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetDevicePointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostGetDevicePointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetDevicePointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer))
@@ -10152,7 +11125,8 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -10165,9 +11139,13 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
     tracer_result = tracer_real(flagsPtr, hostPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10190,7 +11168,10 @@ hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flagsPtr_val = tracer_args.flagsPtr ? (uint64_t)(*tracer_args.flagsPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostGetFlags, &tracer_record);
@@ -10224,7 +11205,8 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -10237,9 +11219,13 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hostPtr, sizeBytes, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10264,7 +11250,10 @@ hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostRegister, &tracer_record);
@@ -10299,7 +11288,8 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -10312,9 +11302,13 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
     tracer_result = tracer_real(hostPtr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostUnregister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10334,7 +11328,10 @@ hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostUnregister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostUnregister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostUnregister, &tracer_record);
@@ -10368,7 +11365,8 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -10381,9 +11379,13 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(ptr, pitch, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10412,7 +11414,10 @@ hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real, const void *tracer
       tracer_record_call(HIP_ID_hipMallocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocPitch, &tracer_record);
@@ -10447,7 +11452,8 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -10460,9 +11466,13 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAllocPitch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10494,7 +11504,10 @@ hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipMemAllocPitch, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.pitch_val = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAllocPitch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAllocPitch, &tracer_record);
@@ -10529,7 +11542,8 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -10542,8 +11556,11 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFree, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10563,7 +11580,10 @@ hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller, void 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFree, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipFree, &tracer_record);
@@ -10595,7 +11615,8 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -10608,8 +11629,13 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeHost, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10629,7 +11655,10 @@ hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeHost, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeHost, &tracer_record);
@@ -10661,7 +11690,8 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -10674,8 +11704,13 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipHostFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipHostFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipHostFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -10695,7 +11730,10 @@ hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipHostFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipHostFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipHostFree, &tracer_record);
@@ -10728,7 +11766,8 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -10769,7 +11808,10 @@ hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy, &tracer_record);
@@ -10803,7 +11845,8 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -10846,7 +11889,10 @@ hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyWithStream, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyWithStream, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyWithStream, &tracer_record);
@@ -10882,7 +11928,8 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -10920,7 +11967,10 @@ hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoD, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoD, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoD, &tracer_record);
@@ -10953,7 +12003,8 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -10991,7 +12042,10 @@ hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoH, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoH, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoH, &tracer_record);
@@ -11024,7 +12078,8 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -11062,7 +12117,10 @@ hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoD, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoD, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoD, &tracer_record);
@@ -11095,7 +12153,8 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11136,7 +12195,10 @@ hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoDAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoDAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoDAsync, &tracer_record);
@@ -11171,7 +12233,8 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11212,7 +12275,10 @@ hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoHAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoHAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoHAsync, &tracer_record);
@@ -11248,7 +12314,8 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11289,7 +12356,10 @@ hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyDtoDAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyDtoDAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyDtoDAsync, &tracer_record);
@@ -11326,7 +12396,8 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -11339,9 +12410,13 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
     tracer_result = tracer_real(dptr, bytes, hmod, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11370,7 +12445,10 @@ hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipModuleGetGlobal, tracer_depth, tracer_args.tracer_status);
   tracer_record.dptr_val = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record.bytes_val = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetGlobal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetGlobal, &tracer_record);
@@ -11406,7 +12484,8 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -11419,9 +12498,13 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(devPtr, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11444,7 +12527,10 @@ hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetSymbolAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolAddress, &tracer_record);
@@ -11478,7 +12564,8 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -11491,9 +12578,13 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
     tracer_result = tracer_real(size, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetSymbolSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11516,7 +12607,10 @@ hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetSymbolSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetSymbolSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetSymbolSize, &tracer_record);
@@ -11551,7 +12645,8 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -11564,9 +12659,13 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11596,7 +12695,10 @@ hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbol, &tracer_record);
@@ -11632,7 +12734,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -11645,9 +12748,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
     tracer_result = tracer_real(symbol, src, sizeBytes, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11679,7 +12786,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyToSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToSymbolAsync, &tracer_record);
@@ -11716,7 +12826,8 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -11729,9 +12840,13 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11761,7 +12876,10 @@ hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbol, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbol, &tracer_record);
@@ -11798,7 +12916,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -11811,9 +12930,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
     tracer_result = tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -11845,7 +12968,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpyFromSymbolAsync(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromSymbolAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromSymbolAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromSymbolAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync))
@@ -11884,7 +13010,8 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -11927,7 +13054,10 @@ hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAsync, &tracer_record);
@@ -11963,7 +13093,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -12002,7 +13133,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset(hip_hipMemset_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset, &tracer_record);
@@ -12035,7 +13169,8 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -12048,8 +13183,13 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD8, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12073,7 +13213,10 @@ hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD8, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8, &tracer_record);
@@ -12107,7 +13250,8 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -12120,9 +13264,13 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dest, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD8Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12149,7 +13297,10 @@ hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD8Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD8Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD8Async, &tracer_record);
@@ -12185,7 +13336,8 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -12198,9 +13350,13 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD16, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12224,7 +13380,10 @@ hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD16, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16, &tracer_record);
@@ -12258,7 +13417,8 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -12271,9 +13431,13 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
     tracer_result = tracer_real(dest, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD16Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12300,7 +13464,10 @@ hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD16Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD16Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD16Async, &tracer_record);
@@ -12336,7 +13503,8 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -12349,9 +13517,13 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(dest, value, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD32, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12375,7 +13547,10 @@ hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD32, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32, &tracer_record);
@@ -12408,7 +13583,8 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -12449,7 +13625,10 @@ hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetAsync, &tracer_record);
@@ -12483,7 +13662,8 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -12496,9 +13676,13 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
     tracer_result = tracer_real(dst, value, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemsetD32Async, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12525,7 +13709,10 @@ hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemsetD32Async, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemsetD32Async, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemsetD32Async, &tracer_record);
@@ -12560,7 +13747,8 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -12573,8 +13761,13 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dst, pitch, value, width, height);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12603,7 +13796,10 @@ hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2D, &tracer_record);
@@ -12638,7 +13834,8 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -12651,9 +13848,13 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, pitch, value, width, height, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12685,7 +13886,10 @@ hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset2DAsync, &tracer_record);
@@ -12722,7 +13926,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -12735,8 +13940,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
     tracer_result = tracer_real(pitchedDevPtr, value, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12759,7 +13969,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemset3D(hip_hipMemset
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3D, &tracer_record);
@@ -12794,7 +14007,8 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -12807,9 +14021,13 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pitchedDevPtr, value, extent, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemset3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12834,7 +14052,10 @@ hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemset3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemset3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemset3DAsync, &tracer_record);
@@ -12870,7 +14091,8 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -12883,9 +14105,13 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(free, total);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12909,7 +14135,10 @@ hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipMemGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.free_val = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record.total_val = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetInfo, &tracer_record);
@@ -12942,7 +14171,8 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -12955,9 +14185,13 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -12980,7 +14214,10 @@ hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemPtrGetInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemPtrGetInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemPtrGetInfo, &tracer_record);
@@ -13015,7 +14252,8 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -13028,9 +14266,13 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(array, desc, width, height, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13060,7 +14302,10 @@ hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMallocArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocArray, &tracer_record);
@@ -13095,7 +14340,8 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -13108,9 +14354,13 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pHandle, pAllocateArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArrayCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13133,7 +14383,10 @@ hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArrayCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayCreate, &tracer_record);
@@ -13167,7 +14420,8 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -13180,9 +14434,13 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArrayDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13202,7 +14460,10 @@ hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArrayDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipArrayDestroy, &tracer_record);
@@ -13236,7 +14497,8 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -13249,9 +14511,13 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array, pAllocateArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipArray3DCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13274,7 +14540,10 @@ hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipArray3DCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipArray3DCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipArray3DCreate, &tracer_record);
@@ -13310,7 +14579,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -13323,8 +14593,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
     tracer_result = tracer_real(pitchedDevPtr, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13345,7 +14620,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3D, &tracer_record);
@@ -13378,7 +14656,8 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -13391,9 +14670,13 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13413,7 +14696,10 @@ hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real, const void *tracer_cal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeArray, &tracer_record);
@@ -13446,7 +14732,8 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -13459,9 +14746,13 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
     tracer_result = tracer_real(mipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13481,7 +14772,10 @@ hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFreeMipmappedArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFreeMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipFreeMipmappedArray, &tracer_record);
@@ -13516,7 +14810,8 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -13529,9 +14824,13 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(array, desc, extent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMalloc3DArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13558,7 +14857,10 @@ hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMalloc3DArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMalloc3DArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMalloc3DArray, &tracer_record);
@@ -13596,7 +14898,8 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -13609,9 +14912,13 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
     tracer_result = tracer_real(mipmappedArray, desc, extent, numLevels, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13642,7 +14949,10 @@ hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMallocMipmappedArray, tracer_depth, tracer_args.tracer_status);
   tracer_record.mipmappedArray_val =
       tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMallocMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMallocMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray))
@@ -13682,7 +14992,8 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -13695,9 +15006,13 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
     tracer_result = tracer_real(levelArray, mipmappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13724,7 +15039,10 @@ hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipGetMipmappedArrayLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.levelArray_val =
       tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetMipmappedArrayLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetMipmappedArrayLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel))
@@ -13763,7 +15081,8 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -13776,8 +15095,13 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13811,7 +15135,10 @@ hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2D, &tracer_record);
@@ -13846,7 +15173,8 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -13859,9 +15187,13 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13881,7 +15213,10 @@ hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyParam2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2D, &tracer_record);
@@ -13916,7 +15251,8 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -13929,9 +15265,13 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
     tracer_result = tracer_real(pCopy, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -13953,7 +15293,10 @@ hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyParam2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyParam2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyParam2DAsync, &tracer_record);
@@ -13988,7 +15331,8 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -14001,9 +15345,13 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14039,7 +15387,10 @@ hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DAsync, &tracer_record);
@@ -14076,7 +15427,8 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -14089,9 +15441,13 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14127,7 +15483,10 @@ hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArray, &tracer_record);
@@ -14165,7 +15524,8 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -14178,9 +15538,13 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
     tracer_result = tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14218,7 +15582,10 @@ hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DToArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DToArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DToArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync))
@@ -14257,7 +15624,8 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -14270,9 +15638,13 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
     tracer_result = tracer_real(dst, wOffset, hOffset, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14303,7 +15675,10 @@ hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyToArray, &tracer_record);
@@ -14340,7 +15715,8 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -14353,9 +15729,13 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
     tracer_result = tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14387,7 +15767,10 @@ hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyFromArray, &tracer_record);
@@ -14424,7 +15807,8 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -14437,9 +15821,13 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14475,7 +15863,10 @@ hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArray, &tracer_record);
@@ -14513,7 +15904,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -14526,9 +15918,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
     tracer_result = tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14567,7 +15963,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemcpy2DFromArrayAsync
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy2DFromArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy2DFromArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync))
@@ -14606,7 +16005,8 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -14619,9 +16019,13 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, srcArray, srcOffset, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14648,7 +16052,10 @@ hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyAtoH, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyAtoH, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyAtoH, &tracer_record);
@@ -14682,7 +16089,8 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -14695,9 +16103,13 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dstArray, dstOffset, srcHost, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14724,7 +16136,10 @@ hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyHtoA, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyHtoA, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyHtoA, &tracer_record);
@@ -14758,7 +16173,8 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -14771,8 +16187,13 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(p);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14792,7 +16213,10 @@ hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3D, &tracer_record);
@@ -14825,7 +16249,8 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -14838,9 +16263,13 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(p, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14862,7 +16291,10 @@ hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpy3DAsync, &tracer_record);
@@ -14896,7 +16328,8 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -14909,9 +16342,13 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -14931,7 +16368,10 @@ hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3D, &tracer_record);
@@ -14964,7 +16404,8 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -14977,9 +16418,13 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(pCopy, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15001,7 +16446,10 @@ hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy3DAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy3DAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy3DAsync, &tracer_record);
@@ -15036,7 +16484,8 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -15049,9 +16498,13 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
     tracer_result = tracer_real(canAccessPeer, deviceId, peerDeviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15078,7 +16531,10 @@ hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
       tracer_record_call(HIP_ID_hipDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.canAccessPeer_val =
       tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceCanAccessPeer, &tracer_record);
@@ -15115,7 +16571,8 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -15128,9 +16585,13 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
     tracer_result = tracer_real(peerDeviceId, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15152,7 +16613,10 @@ hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDeviceEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceEnablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess))
@@ -15190,7 +16654,8 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -15203,9 +16668,13 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
     tracer_result = tracer_real(peerDeviceId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15225,7 +16694,10 @@ hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDeviceDisablePeerAccess, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDeviceDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDeviceDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess))
@@ -15263,7 +16735,8 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -15276,9 +16749,13 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
     tracer_result = tracer_real(pbase, psize, dptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15304,7 +16781,10 @@ hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
       tracer_record_call(HIP_ID_hipMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pbase_val = tracer_args.pbase ? (uint64_t)(uintptr_t)(*tracer_args.pbase) : 0;
   tracer_record.psize_val = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAddressRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAddressRange, &tracer_record);
@@ -15339,7 +16819,8 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -15352,9 +16833,13 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15383,7 +16868,10 @@ hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeer, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeer, &tracer_record);
@@ -15419,7 +16907,8 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -15432,9 +16921,13 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
     tracer_result = tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15466,7 +16959,10 @@ hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemcpyPeerAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemcpyPeerAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemcpyPeerAsync, &tracer_record);
@@ -15502,7 +16998,8 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -15515,9 +17012,13 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(ctx, flags, device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15542,7 +17043,10 @@ hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxCreate, &tracer_record);
@@ -15575,7 +17079,8 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -15588,9 +17093,13 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15610,7 +17119,10 @@ hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDestroy, &tracer_record);
@@ -15643,7 +17155,8 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -15656,9 +17169,13 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15679,7 +17196,10 @@ hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPopCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxPopCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPopCurrent, &tracer_record);
@@ -15713,7 +17233,8 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -15726,9 +17247,13 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15748,7 +17273,10 @@ hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxPushCurrent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxPushCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxPushCurrent, &tracer_record);
@@ -15782,7 +17310,8 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -15795,9 +17324,13 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15817,7 +17350,10 @@ hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCurrent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCurrent, &tracer_record);
@@ -15851,7 +17387,8 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -15864,9 +17401,13 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(ctx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15887,7 +17428,10 @@ hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetCurrent, tracer_depth, tracer_args.tracer_status);
   tracer_record.ctx_val = tracer_args.ctx ? (uint64_t)(uintptr_t)(*tracer_args.ctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetCurrent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCurrent, &tracer_record);
@@ -15921,7 +17465,8 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -15934,9 +17479,13 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -15957,7 +17506,10 @@ hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.device_val = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetDevice, &tracer_record);
@@ -15991,7 +17543,8 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -16004,9 +17557,13 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
     tracer_result = tracer_real(ctx, apiVersion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16030,7 +17587,10 @@ hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipCtxGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.apiVersion_val =
       tracer_args.apiVersion ? (uint64_t)(int64_t)(*tracer_args.apiVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetApiVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetApiVersion, &tracer_record);
@@ -16064,7 +17624,8 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -16077,9 +17638,13 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16101,7 +17666,10 @@ hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipCtxGetCacheConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.cacheConfig_val =
       tracer_args.cacheConfig ? (uint64_t)(*tracer_args.cacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetCacheConfig, &tracer_record);
@@ -16135,7 +17703,8 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -16148,9 +17717,13 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
     tracer_result = tracer_real(cacheConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16170,7 +17743,10 @@ hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetCacheConfig, &tracer_record);
@@ -16205,7 +17781,8 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -16218,9 +17795,13 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
     tracer_result = tracer_real(config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16240,7 +17821,10 @@ hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig))
@@ -16277,7 +17861,8 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -16290,9 +17875,13 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
     tracer_result = tracer_real(pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16313,7 +17902,10 @@ hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetSharedMemConfig, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfig_val = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetSharedMemConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetSharedMemConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig))
@@ -16348,7 +17940,8 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -16361,9 +17954,13 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxSynchronize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16381,7 +17978,10 @@ hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxSynchronize, &tracer_record);
@@ -16415,7 +18015,8 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -16428,9 +18029,13 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16451,7 +18056,10 @@ hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxGetFlags, &tracer_record);
@@ -16484,7 +18092,8 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -16497,9 +18106,13 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
     tracer_result = tracer_real(peerCtx, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16521,7 +18134,10 @@ hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxEnablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxEnablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxEnablePeerAccess, &tracer_record);
@@ -16556,7 +18172,8 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -16569,9 +18186,13 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
     tracer_result = tracer_real(peerCtx);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16591,7 +18212,10 @@ hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipCtxDisablePeerAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCtxDisablePeerAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCtxDisablePeerAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess))
@@ -16628,7 +18252,8 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -16641,9 +18266,13 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
     tracer_result = tracer_real(dev, flags, active);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxGetState, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxGetState, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16669,7 +18298,10 @@ hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record.active_val = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxGetState__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState))
@@ -16707,7 +18339,8 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -16720,9 +18353,13 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
     tracer_result = tracer_real(dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16742,7 +18379,10 @@ hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxRelease, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRelease__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease))
@@ -16779,7 +18419,8 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -16792,9 +18433,13 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
     tracer_result = tracer_real(pctx, dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16817,7 +18462,10 @@ hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxRetain, tracer_depth, tracer_args.tracer_status);
   tracer_record.pctx_val = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxRetain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxRetain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain))
@@ -16854,7 +18502,8 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -16867,9 +18516,13 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
     tracer_result = tracer_real(dev);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16889,7 +18542,10 @@ hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDevicePrimaryCtxReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxReset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset))
@@ -16927,7 +18583,8 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -16940,9 +18597,13 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
     tracer_result = tracer_real(dev, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -16964,7 +18625,10 @@ hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDevicePrimaryCtxSetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags))
@@ -17001,7 +18665,8 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -17014,9 +18679,13 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(module, fname);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoad, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17039,7 +18708,10 @@ hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoad, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoad, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoad, &tracer_record);
@@ -17072,7 +18744,8 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -17085,9 +18758,13 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
     tracer_result = tracer_real(module);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleUnload, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17107,7 +18784,10 @@ hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleUnload, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleUnload, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleUnload, &tracer_record);
@@ -17141,7 +18821,8 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -17170,7 +18851,10 @@ hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipModuleGetFunction, tracer_depth, tracer_args.tracer_status);
   tracer_record.function_val =
       tracer_args.function ? (uint64_t)(uintptr_t)(*tracer_args.function) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetFunction, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetFunction, &tracer_record);
@@ -17205,7 +18889,8 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -17218,9 +18903,13 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
     tracer_result = tracer_real(attr, func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17242,7 +18931,10 @@ hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttributes, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncGetAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttributes, &tracer_record);
@@ -17276,7 +18968,8 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -17289,9 +18982,13 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
     tracer_result = tracer_real(value, attrib, hfunc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17316,7 +19013,10 @@ hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipFuncGetAttribute, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipFuncGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_hip, hipFuncGetAttribute, &tracer_record);
@@ -17351,7 +19051,8 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -17364,9 +19065,13 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
     tracer_result = tracer_real(texRef, hmod, name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17391,7 +19096,10 @@ hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleGetTexRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.texRef_val = tracer_args.texRef ? (uint64_t)(uintptr_t)(*tracer_args.texRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleGetTexRef, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleGetTexRef, &tracer_record);
@@ -17426,7 +19134,8 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -17439,9 +19148,13 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
     tracer_result = tracer_real(module, image);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoadData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17464,7 +19177,10 @@ hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLoadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadData, &tracer_record);
@@ -17499,7 +19215,8 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -17512,9 +19229,13 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
     tracer_result = tracer_real(module, image, numOptions, options, optionValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleLoadDataEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleLoadDataEx, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17547,7 +19268,10 @@ hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real, const vo
   tracer_record.module_val = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record.optionValues_val =
       tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLoadDataEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLoadDataEx, &tracer_record);
@@ -17585,7 +19309,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -17643,7 +19368,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleLaunchKernel(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipModuleLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleLaunchKernel, &tracer_record);
@@ -17687,7 +19415,8 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -17700,9 +19429,13 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
     tracer_result = tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17732,7 +19465,10 @@ hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel))
@@ -17773,7 +19509,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -17787,9 +19524,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17814,7 +19555,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipLaunchCooperativeKerne
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipLaunchCooperativeKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchCooperativeKernelMultiDevice,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice))
@@ -17854,7 +19598,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -17867,9 +19612,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
     tracer_result = tracer_real(launchParamsList, numDevices, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17894,7 +19643,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipExtLaunchMultiKernelMu
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipExtLaunchMultiKernelMultiDevice,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtLaunchMultiKernelMultiDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice))
@@ -17935,7 +19687,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
                                        hipModuleOccupancyMaxPotentialBlockSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -17949,9 +19702,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -17986,7 +19743,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipModuleOccupancyMaxPote
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSize,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxPotentialBlockSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize))
@@ -18031,7 +19792,8 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
                        lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18047,9 +19809,13 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18087,8 +19853,11 @@ hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxPotentialBlockSizeWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18138,7 +19907,8 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                        lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18154,9 +19924,14 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18187,8 +19962,11 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18238,7 +20016,8 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18254,10 +20033,14 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18291,8 +20074,11 @@ hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(
-          lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip,
                          hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
                          &tracer_args, &tracer_record);
@@ -18338,7 +20124,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                      hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -18353,9 +20140,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18385,8 +20176,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxActiveBloc
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipOccupancyMaxActiveBlocksPerMultiprocessor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessor,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipOccupancyMaxActiveBlocksPerMultiprocessor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18433,7 +20227,8 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
               lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18449,10 +20244,14 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     tracer_result = tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-                           tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                             tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18486,8 +20285,11 @@ hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                          tracer_args.tracer_status);
   tracer_record.numBlocks_val =
       tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
-                                   hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(
+               lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
@@ -18533,7 +20335,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -18546,9 +20349,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
     tracer_result = tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18582,7 +20389,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipOccupancyMaxPotentialB
       tracer_args.gridSize ? (uint64_t)(int64_t)(*tracer_args.gridSize) : 0;
   tracer_record.blockSize_val =
       tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipOccupancyMaxPotentialBlockSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize))
@@ -18621,7 +20431,8 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -18634,9 +20445,13 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(gridDim, blockDim, sharedMem, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipConfigureCall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18661,7 +20476,10 @@ hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipConfigureCall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipConfigureCall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall))
     lttng_ust_tracepoint(lttng_ust_hip, hipConfigureCall, &tracer_record);
@@ -18696,7 +20514,8 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -18709,9 +20528,13 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
     tracer_result = tracer_real(arg, size, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipSetupArgument, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18735,7 +20558,10 @@ hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipSetupArgument, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipSetupArgument, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument))
     lttng_ust_tracepoint(lttng_ust_hip, hipSetupArgument, &tracer_record);
@@ -18769,7 +20595,8 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -18782,9 +20609,13 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(func);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchByPtr, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18804,7 +20635,10 @@ hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchByPtr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchByPtr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchByPtr, &tracer_record);
@@ -18838,7 +20672,8 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -18882,7 +20717,10 @@ hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchKernel, &tracer_record);
@@ -18918,7 +20756,8 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -18931,9 +20770,13 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
     tracer_result = tracer_real(pCopy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -18953,7 +20796,10 @@ hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDrvMemcpy2DUnaligned, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDrvMemcpy2DUnaligned, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned))
@@ -18990,7 +20836,8 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -19005,9 +20852,13 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
                                 stream, startEvent, stopEvent, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19044,7 +20895,10 @@ hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipExtLaunchKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipExtLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_hip, hipExtLaunchKernel, &tracer_record);
@@ -19087,7 +20941,8 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -19100,9 +20955,13 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
     tracer_result = tracer_real(tex, mipmappedArray, desc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19127,7 +20986,10 @@ hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipBindTextureToMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTextureToMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray))
@@ -19167,7 +21029,8 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -19180,9 +21043,13 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
     tracer_result = tracer_real(texref, symbol);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureReference, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19205,7 +21072,10 @@ hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetTextureReference, tracer_depth, tracer_args.tracer_status);
   tracer_record.texref_val = tracer_args.texref ? (uint64_t)(uintptr_t)(*tracer_args.texref) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureReference, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureReference, &tracer_record);
@@ -19242,7 +21112,8 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -19255,9 +21126,13 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipCreateTextureObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19286,7 +21161,10 @@ hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
       tracer_record_call(HIP_ID_hipCreateTextureObject, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipCreateTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_hip, hipCreateTextureObject, &tracer_record);
@@ -19323,7 +21201,8 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -19336,9 +21215,13 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
     tracer_result = tracer_real(textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19358,7 +21241,10 @@ hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipDestroyTextureObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipDestroyTextureObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipDestroyTextureObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject))
@@ -19394,7 +21280,8 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -19407,9 +21294,13 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
     tracer_result = tracer_real(desc, array);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetChannelDesc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19431,7 +21322,10 @@ hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetChannelDesc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetChannelDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetChannelDesc, &tracer_record);
@@ -19468,7 +21362,8 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -19481,9 +21376,13 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
     tracer_result = tracer_real(pResDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19505,7 +21404,10 @@ hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc))
@@ -19545,7 +21447,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -19558,9 +21461,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
     tracer_result = tracer_real(pResViewDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19582,7 +21489,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGetTextureObjectResour
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectResourceViewDesc,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectResourceViewDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc))
@@ -19623,7 +21533,8 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -19636,9 +21547,13 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
     tracer_result = tracer_real(pTexDesc, textureObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19660,7 +21575,10 @@ hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureObjectTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureObjectTextureDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureObjectTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc))
@@ -19699,7 +21617,8 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -19712,9 +21631,13 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
     tracer_result = tracer_real(texRef, dim, am);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19738,7 +21661,10 @@ hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddressMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddressMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddressMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode))
@@ -19775,7 +21701,8 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -19788,9 +21715,13 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
     tracer_result = tracer_real(tex, array, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19814,7 +21745,10 @@ hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetArray, &tracer_record);
@@ -19849,7 +21783,8 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -19862,9 +21797,13 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
     tracer_result = tracer_real(texRef, fm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19886,7 +21825,10 @@ hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFilterMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFilterMode, &tracer_record);
@@ -19920,7 +21862,8 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -19933,9 +21876,13 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(texRef, Flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -19957,7 +21904,10 @@ hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFlags, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFlags, &tracer_record);
@@ -19992,7 +21942,8 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -20005,9 +21956,13 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
     tracer_result = tracer_real(texRef, fmt, NumPackedComponents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20032,7 +21987,10 @@ hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetFormat, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetFormat, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetFormat, &tracer_record);
@@ -20070,7 +22028,8 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -20083,9 +22042,13 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
     tracer_result = tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20114,7 +22077,10 @@ hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real, const void
       tracer_record_call(HIP_ID_hipTexObjectCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTexObject_val =
       tracer_args.pTexObject ? (uint64_t)(uintptr_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectCreate, &tracer_record);
@@ -20151,7 +22117,8 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -20164,9 +22131,13 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20186,7 +22157,10 @@ hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexObjectDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectDestroy, &tracer_record);
@@ -20222,7 +22196,8 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -20235,9 +22210,13 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
     tracer_result = tracer_real(pResDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20259,7 +22238,10 @@ hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc))
@@ -20298,7 +22280,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -20311,9 +22294,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
     tracer_result = tracer_real(pResViewDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20335,7 +22322,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexObjectGetResourceVi
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetResourceViewDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetResourceViewDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc))
@@ -20375,7 +22365,8 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -20388,9 +22379,13 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
     tracer_result = tracer_real(pTexDesc, texObject);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20412,7 +22407,10 @@ hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexObjectGetTextureDesc, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexObjectGetTextureDesc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexObjectGetTextureDesc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc))
@@ -20450,7 +22448,8 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -20463,9 +22462,13 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(offset, tex, devPtr, desc, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTexture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20495,7 +22498,10 @@ hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTexture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture, &tracer_record);
@@ -20532,7 +22538,8 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -20545,9 +22552,13 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
     tracer_result = tracer_real(offset, tex, devPtr, desc, width, height, pitch);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTexture2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20582,7 +22593,10 @@ hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTexture2D, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTexture2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTexture2D, &tracer_record);
@@ -20620,7 +22634,8 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -20633,9 +22648,13 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
     tracer_result = tracer_real(tex, array, desc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipBindTextureToArray, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20659,7 +22678,10 @@ hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipBindTextureToArray, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipBindTextureToArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray))
     lttng_ust_tracepoint(lttng_ust_hip, hipBindTextureToArray, &tracer_record);
@@ -20698,7 +22720,8 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -20711,9 +22734,13 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
     tracer_result = tracer_real(offset, texref);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20736,7 +22763,10 @@ hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGetTextureAlignmentOffset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetTextureAlignmentOffset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetTextureAlignmentOffset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset))
@@ -20773,7 +22803,8 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -20786,9 +22817,13 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
     tracer_result = tracer_real(tex);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipUnbindTexture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20808,7 +22843,10 @@ hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipUnbindTexture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipUnbindTexture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture))
     lttng_ust_tracepoint(lttng_ust_hip, hipUnbindTexture, &tracer_record);
@@ -20842,7 +22880,8 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -20855,9 +22894,13 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(dev_ptr, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20880,7 +22923,10 @@ hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.dev_ptr_val = tracer_args.dev_ptr ? (uint64_t)(uintptr_t)(*tracer_args.dev_ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddress, &tracer_record);
@@ -20915,7 +22961,8 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -20928,9 +22975,13 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
     tracer_result = tracer_real(pam, texRef, dim);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -20955,7 +23006,10 @@ hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetAddressMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pam_val = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetAddressMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetAddressMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode))
@@ -20993,7 +23047,8 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -21006,9 +23061,13 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
     tracer_result = tracer_real(pfm, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21031,7 +23090,10 @@ hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFilterMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFilterMode, &tracer_record);
@@ -21065,7 +23127,8 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -21078,9 +23141,13 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
     tracer_result = tracer_real(pFlags, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21103,7 +23170,10 @@ hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefGetFlags, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFlags, &tracer_record);
@@ -21138,7 +23208,8 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -21151,9 +23222,13 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
     tracer_result = tracer_real(pFormat, pNumChannels, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetFormat, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefGetFormat, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21181,7 +23256,10 @@ hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real, const void
   tracer_record.pFormat_val = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record.pNumChannels_val =
       tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetFormat, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetFormat, &tracer_record);
@@ -21219,7 +23297,8 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -21232,9 +23311,13 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
     tracer_result = tracer_real(pmaxAnsio, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21258,7 +23341,10 @@ hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_re
       tracer_record_call(HIP_ID_hipTexRefGetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
   tracer_record.pmaxAnsio_val =
       tracer_args.pmaxAnsio ? (uint64_t)(int64_t)(*tracer_args.pmaxAnsio) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMaxAnisotropy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy))
@@ -21298,7 +23384,8 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -21311,9 +23398,13 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
     tracer_result = tracer_real(pfm, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21336,7 +23427,10 @@ hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pfm_val = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode))
@@ -21376,7 +23470,8 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -21389,9 +23484,13 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
     tracer_result = tracer_real(pbias, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21414,7 +23513,10 @@ hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *trace
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pbias_val = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelBias, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias))
@@ -21453,7 +23555,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -21466,9 +23569,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
     tracer_result = tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21497,7 +23604,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefGetMipmapLevelCl
       tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record.pmaxMipmapLevelClamp_val =
       tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipmapLevelClamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp))
@@ -21537,7 +23647,8 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -21550,9 +23661,13 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
     tracer_result = tracer_real(pArray, texRef);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21575,7 +23690,10 @@ hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefGetMipMappedArray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pArray_val = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefGetMipMappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefGetMipMappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray))
@@ -21613,7 +23731,8 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -21626,9 +23745,13 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
     tracer_result = tracer_real(ByteOffset, texRef, dptr, bytes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21656,7 +23779,10 @@ hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress, tracer_depth, tracer_args.tracer_status);
   tracer_record.ByteOffset_val = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress, &tracer_record);
@@ -21692,7 +23818,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -21705,9 +23832,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
     tracer_result = tracer_real(texRef, desc, dptr, Pitch);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21734,7 +23865,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetAddress2D(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetAddress2D, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetAddress2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetAddress2D, &tracer_record);
@@ -21772,7 +23906,8 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -21785,9 +23920,13 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
     tracer_result = tracer_real(texRef, maxAniso);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21809,7 +23948,10 @@ hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipTexRefSetMaxAnisotropy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMaxAnisotropy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy))
@@ -21847,7 +23989,8 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -21860,9 +24003,13 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
     tracer_result = tracer_real(texRef, pBorderColor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21886,7 +24033,10 @@ hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
       tracer_record_call(HIP_ID_hipTexRefSetBorderColor, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBorderColor_val =
       tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetBorderColor, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetBorderColor__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor))
@@ -21925,7 +24075,8 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -21938,9 +24089,13 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
     tracer_result = tracer_real(texRef, fm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -21962,7 +24117,10 @@ hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapFilterMode, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapFilterMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode))
@@ -22001,7 +24159,8 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -22014,9 +24173,13 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
     tracer_result = tracer_real(texRef, bias);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22038,7 +24201,10 @@ hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelBias, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelBias, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias))
@@ -22078,7 +24244,8 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -22091,9 +24258,13 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
     tracer_result = tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22118,7 +24289,10 @@ hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmapLevelClamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp))
@@ -22157,7 +24331,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -22170,9 +24345,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
     tracer_result = tracer_real(texRef, mipmappedArray, Flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22197,7 +24376,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipTexRefSetMipmappedArra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipTexRefSetMipmappedArray, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipTexRefSetMipmappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipTexRefSetMipmappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray))
@@ -22238,7 +24420,8 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -22251,9 +24434,13 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
     tracer_result = tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22279,7 +24466,10 @@ hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pHandle_val = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate))
@@ -22319,7 +24509,8 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -22332,9 +24523,13 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
     tracer_result = tracer_real(hMipmappedArray);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22354,7 +24549,10 @@ hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMipmappedArrayDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy))
@@ -22393,7 +24591,8 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -22406,9 +24605,13 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
     tracer_result = tracer_real(pLevelArray, hMipMappedArray, level);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22435,7 +24638,10 @@ hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_re
       tracer_record_call(HIP_ID_hipMipmappedArrayGetLevel, tracer_depth, tracer_args.tracer_status);
   tracer_record.pLevelArray_val =
       tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMipmappedArrayGetLevel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMipmappedArrayGetLevel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel))
@@ -22473,7 +24679,8 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -22486,9 +24693,13 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
     tracer_result = tracer_real(id, fun, arg);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22512,7 +24723,10 @@ hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRegisterApiCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRegisterApiCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterApiCallback, &tracer_record);
@@ -22546,7 +24760,8 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -22559,9 +24774,13 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22581,7 +24800,10 @@ hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveApiCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRemoveApiCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveApiCallback, &tracer_record);
@@ -22617,7 +24839,8 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -22630,9 +24853,13 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
     tracer_result = tracer_real(id, fun, arg);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22656,7 +24883,10 @@ hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipRegisterActivityCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRegisterActivityCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRegisterActivityCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback))
@@ -22694,7 +24924,8 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -22707,9 +24938,13 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -22729,7 +24964,10 @@ hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipRemoveActivityCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipRemoveActivityCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipRemoveActivityCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback))
@@ -22764,7 +25002,8 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -22777,8 +25016,11 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
     tracer_result = tracer_real(id);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipApiName, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipApiName, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipApiName, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22799,7 +25041,10 @@ hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipApiName, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipApiName, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName))
     lttng_ust_tracepoint(lttng_ust_hip, hipApiName, &tracer_record);
@@ -22832,7 +25077,8 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -22845,8 +25091,11 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
     tracer_result = tracer_real(f);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipKernelNameRef, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22867,7 +25116,10 @@ hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRef, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipKernelNameRef, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRef, &tracer_record);
@@ -22902,7 +25154,8 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -22915,8 +25168,11 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
     tracer_result = tracer_real(hostFunction, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -22939,7 +25195,10 @@ hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipKernelNameRefByPtr, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipKernelNameRefByPtr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr))
     lttng_ust_tracepoint(lttng_ust_hip, hipKernelNameRefByPtr, &tracer_record);
@@ -22974,7 +25233,8 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -22987,8 +25247,11 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
     tracer_result = tracer_real(stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, 0));
     hip_depth--;
     return tracer_result;
   }
@@ -23009,7 +25272,10 @@ hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGetStreamDeviceId, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(int64_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGetStreamDeviceId, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId))
     lttng_ust_tracepoint(lttng_ust_hip, hipGetStreamDeviceId, &tracer_record);
@@ -23044,7 +25310,8 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -23057,9 +25324,13 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
     tracer_result = tracer_real(stream, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23081,7 +25352,10 @@ hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamBeginCapture, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamBeginCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamBeginCapture, &tracer_record);
@@ -23115,7 +25389,8 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -23128,9 +25403,13 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
     tracer_result = tracer_real(stream, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamEndCapture, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23153,7 +25432,10 @@ hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipStreamEndCapture, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamEndCapture, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamEndCapture, &tracer_record);
@@ -23187,7 +25469,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -23200,9 +25483,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
     tracer_result = tracer_real(stream, pCaptureStatus, pId);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamGetCaptureInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamGetCaptureInfo, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23230,7 +25517,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo(
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
   tracer_record.pId_val = tracer_args.pId ? (uint64_t)(*tracer_args.pId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo))
@@ -23269,7 +25559,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -23284,9 +25575,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
                                 numDependencies_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamGetCaptureInfo_v2, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamGetCaptureInfo_v2, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23325,7 +25620,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamGetCaptureInfo_v
       tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record.numDependencies_out_val =
       tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamGetCaptureInfo_v2, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2))
@@ -23367,7 +25665,8 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -23380,9 +25679,13 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
     tracer_result = tracer_real(stream, pCaptureStatus);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23406,7 +25709,10 @@ hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipStreamIsCapturing, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCaptureStatus_val =
       tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamIsCapturing, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamIsCapturing, &tracer_record);
@@ -23443,7 +25749,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -23456,9 +25763,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
     tracer_result = tracer_real(stream, dependencies, numDependencies, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23485,7 +25796,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipStreamUpdateCaptureDep
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipStreamUpdateCaptureDependencies,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipStreamUpdateCaptureDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies))
@@ -23523,7 +25837,8 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -23536,9 +25851,13 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
     tracer_result = tracer_real(stream, fn, userData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23562,7 +25881,10 @@ hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipLaunchHostFunc, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipLaunchHostFunc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_hip, hipLaunchHostFunc, &tracer_record);
@@ -23599,7 +25921,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -23612,9 +25935,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
     tracer_result = tracer_real(mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23634,7 +25961,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipThreadExchangeStreamCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipThreadExchangeStreamCaptureMode,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipThreadExchangeStreamCaptureMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode))
@@ -23671,7 +26001,8 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -23684,9 +26015,13 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(pGraph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23709,7 +26044,10 @@ hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphCreate, &tracer_record);
@@ -23742,7 +26080,8 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -23755,9 +26094,13 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23777,7 +26120,10 @@ hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroy, &tracer_record);
@@ -23811,7 +26157,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -23824,9 +26171,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
     tracer_result = tracer_real(graph, from, to, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23853,7 +26204,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddDependencies(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphAddDependencies, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies))
@@ -23891,7 +26245,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -23904,9 +26259,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
     tracer_result = tracer_real(graph, from, to, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -23933,7 +26292,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphRemoveDependencie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphRemoveDependencies, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphRemoveDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphRemoveDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies))
@@ -23972,7 +26334,8 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -23985,9 +26348,13 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
     tracer_result = tracer_real(graph, from, to, numEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetEdges, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetEdges, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetEdges, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24017,7 +26384,10 @@ hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real, const void *tr
   tracer_record.from_val = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record.to_val = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record.numEdges_val = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetEdges, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetEdges, &tracer_record);
@@ -24053,7 +26423,8 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -24066,9 +26437,13 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
     tracer_result = tracer_real(graph, nodes, numNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24095,7 +26470,10 @@ hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real, const void *tr
       tracer_record_call(HIP_ID_hipGraphGetNodes, tracer_depth, tracer_args.tracer_status);
   tracer_record.nodes_val = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record.numNodes_val = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetNodes, &tracer_record);
@@ -24131,7 +26509,8 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -24144,9 +26523,13 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
     tracer_result = tracer_real(graph, pRootNodes, pNumRootNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphGetRootNodes, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24175,7 +26558,10 @@ hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real, const 
       tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record.pNumRootNodes_val =
       tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphGetRootNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphGetRootNodes, &tracer_record);
@@ -24213,7 +26599,8 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -24226,9 +26613,13 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
     tracer_result = tracer_real(node, pDependencies, pNumDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphNodeGetDependencies, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphNodeGetDependencies, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24257,7 +26648,10 @@ hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *trace
       tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record.pNumDependencies_val =
       tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependencies, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependencies__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies))
@@ -24297,7 +26691,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -24310,9 +26705,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
     tracer_result = tracer_real(node, pDependentNodes, pNumDependentNodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphNodeGetDependentNodes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphNodeGetDependentNodes, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24341,7 +26740,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphNodeGetDependentN
       tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record.pNumDependentNodes_val =
       tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetDependentNodes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetDependentNodes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes))
@@ -24379,7 +26781,8 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -24392,9 +26795,13 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
     tracer_result = tracer_real(node, pType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24417,7 +26824,10 @@ hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeGetType, tracer_depth, tracer_args.tracer_status);
   tracer_record.pType_val = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeGetType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeGetType, &tracer_record);
@@ -24451,7 +26861,8 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -24464,9 +26875,13 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
     tracer_result = tracer_real(node);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24486,7 +26901,10 @@ hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphDestroyNode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphDestroyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphDestroyNode, &tracer_record);
@@ -24520,7 +26938,8 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -24533,9 +26952,13 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(pGraphClone, originalGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24559,7 +26982,10 @@ hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real, const void *tracer_c
       tracer_record_call(HIP_ID_hipGraphClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphClone_val =
       tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphClone, &tracer_record);
@@ -24594,7 +27020,8 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -24607,9 +27034,13 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
     tracer_result = tracer_real(pNode, originalNode, clonedGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24635,7 +27066,10 @@ hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphNodeFindInClone, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNode_val = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphNodeFindInClone, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphNodeFindInClone__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone))
@@ -24673,7 +27107,8 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -24686,9 +27121,13 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
     tracer_result = tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphInstantiate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphInstantiate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphInstantiate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24724,7 +27163,10 @@ hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real, const vo
       tracer_args.pErrorNode ? (uint64_t)(uintptr_t)(*tracer_args.pErrorNode) : 0;
   tracer_record.pLogBuffer_val =
       tracer_args.pLogBuffer ? (uint64_t)(int64_t)(*tracer_args.pLogBuffer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphInstantiate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiate, &tracer_record);
@@ -24763,7 +27205,8 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -24776,9 +27219,13 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
     tracer_result = tracer_real(pGraphExec, graph, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphInstantiateWithFlags, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphInstantiateWithFlags, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24805,7 +27252,10 @@ hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.pGraphExec_val =
       tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphInstantiateWithFlags, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphInstantiateWithFlags__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags))
@@ -24843,7 +27293,8 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -24856,9 +27307,13 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(graphExec, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphLaunch, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24880,7 +27335,10 @@ hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphLaunch, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphLaunch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphLaunch, &tracer_record);
@@ -24913,7 +27371,8 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -24926,9 +27385,13 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(graphExec);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -24948,7 +27411,10 @@ hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecDestroy, &tracer_record);
@@ -24982,7 +27448,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -24995,9 +27462,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
     tracer_result = tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25024,7 +27495,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecUpdate(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphExecUpdate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecUpdate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecUpdate, &tracer_record);
@@ -25063,7 +27537,8 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -25076,9 +27551,13 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25110,7 +27589,10 @@ hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddKernelNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddKernelNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddKernelNode, &tracer_record);
@@ -25149,7 +27631,8 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -25162,9 +27645,13 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25186,7 +27673,10 @@ hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams))
@@ -25225,7 +27715,8 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -25238,9 +27729,13 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25262,7 +27757,10 @@ hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams))
@@ -25302,7 +27800,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -25315,9 +27814,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25342,7 +27845,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecKernelNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecKernelNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecKernelNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams))
@@ -25382,7 +27888,8 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -25395,9 +27902,13 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25429,7 +27940,10 @@ hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode, &tracer_record);
@@ -25468,7 +27982,8 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -25481,9 +27996,13 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25505,7 +28024,10 @@ hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams))
@@ -25544,7 +28066,8 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -25557,9 +28080,13 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25581,7 +28108,10 @@ hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams))
@@ -25620,7 +28150,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -25633,9 +28164,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25659,7 +28194,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphKernelNodeSetAttr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeSetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeSetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute))
@@ -25700,7 +28238,8 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -25713,9 +28252,13 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
     tracer_result = tracer_real(hNode, attr, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25739,7 +28282,10 @@ hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphKernelNodeGetAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphKernelNodeGetAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute))
@@ -25780,7 +28326,8 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -25793,9 +28340,13 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25820,7 +28371,10 @@ hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams))
@@ -25859,7 +28413,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -25873,9 +28428,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
         tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -25914,7 +28473,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNode1D(
       tracer_record_call(HIP_ID_hipGraphAddMemcpyNode1D, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNode1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNode1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D))
@@ -25956,7 +28518,8 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -25969,9 +28532,13 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
     tracer_result = tracer_real(node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26000,7 +28567,10 @@ hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D))
@@ -26042,7 +28612,8 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -26055,9 +28626,13 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
     tracer_result = tracer_real(hGraphExec, node, dst, src, count, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26088,7 +28663,10 @@ hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParams1D,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParams1D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D))
@@ -26132,7 +28710,8 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -26147,9 +28726,13 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26190,7 +28773,10 @@ hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_f
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeFromSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol))
@@ -26235,7 +28821,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -26249,9 +28836,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
     tracer_result = tracer_real(node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26282,7 +28873,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol))
@@ -26324,7 +28918,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
                                        hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -26339,9 +28934,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
     tracer_result = tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26376,7 +28975,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsFromSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipGraphExecMemcpyNodeSetParamsFromSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol))
@@ -26420,7 +29023,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -26435,9 +29039,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                 count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26478,7 +29086,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphAddMemcpyNodeToSy
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemcpyNodeToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol))
@@ -26524,7 +29135,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -26537,9 +29149,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
     tracer_result = tracer_real(node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26570,7 +29186,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphMemcpyNodeSetPara
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemcpyNodeSetParamsToSymbol, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol))
@@ -26613,7 +29232,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
                                        hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -26627,9 +29247,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
     tracer_result = tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26664,7 +29288,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemcpyNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemcpyNodeSetParamsToSymbol,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipGraphExecMemcpyNodeSetParamsToSymbol__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol))
@@ -26707,7 +29335,8 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -26720,9 +29349,13 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26754,7 +29387,10 @@ hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphAddMemsetNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddMemsetNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddMemsetNode, &tracer_record);
@@ -26793,7 +29429,8 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -26806,9 +29443,13 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26830,7 +29471,10 @@ hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeGetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams))
@@ -26869,7 +29513,8 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -26882,9 +29527,13 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26906,7 +29555,10 @@ hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams))
@@ -26945,7 +29597,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -26958,9 +29611,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -26985,7 +29642,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecMemsetNodeSet
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecMemsetNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams))
@@ -27025,7 +29685,8 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -27038,9 +29699,13 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27072,7 +29737,10 @@ hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real, const vo
       tracer_record_call(HIP_ID_hipGraphAddHostNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddHostNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddHostNode, &tracer_record);
@@ -27111,7 +29779,8 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -27124,9 +29793,13 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27148,7 +29821,10 @@ hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeGetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphHostNodeGetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeGetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams))
@@ -27187,7 +29863,8 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -27200,9 +29877,13 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
     tracer_result = tracer_real(node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27224,7 +29905,10 @@ hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipGraphHostNodeSetParams, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams))
@@ -27263,7 +29947,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -27276,9 +29961,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
     tracer_result = tracer_real(hGraphExec, node, pNodeParams);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27303,7 +29992,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecHostNodeSetPa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecHostNodeSetParams, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecHostNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecHostNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams))
@@ -27344,7 +30036,8 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -27357,9 +30050,13 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27391,7 +30088,10 @@ hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphAddChildGraphNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddChildGraphNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddChildGraphNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode))
@@ -27433,7 +30133,8 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -27446,9 +30147,13 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
     tracer_result = tracer_real(node, pGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27471,7 +30176,10 @@ hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn 
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pGraph_val = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphChildGraphNodeGetGraph, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph))
@@ -27510,7 +30218,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -27523,9 +30232,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
     tracer_result = tracer_real(hGraphExec, node, childGraph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27550,7 +30263,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecChildGraphNod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecChildGraphNodeSetParams,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecChildGraphNodeSetParams, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams))
@@ -27589,7 +30305,8 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -27602,9 +30319,13 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27633,7 +30354,10 @@ hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real, const 
       tracer_record_call(HIP_ID_hipGraphAddEmptyNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEmptyNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEmptyNode, &tracer_record);
@@ -27672,7 +30396,8 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -27685,9 +30410,13 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphAddEventRecordNode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddEventRecordNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27719,7 +30448,10 @@ hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEventRecordNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventRecordNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode))
@@ -27761,7 +30493,8 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -27774,9 +30507,13 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27800,7 +30537,10 @@ hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_f
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent))
@@ -27840,7 +30580,8 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -27853,9 +30594,13 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27877,7 +30622,10 @@ hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventRecordNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent))
@@ -27916,7 +30664,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -27929,9 +30678,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -27956,7 +30709,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphExecEventRecordNo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventRecordNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecEventRecordNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent))
@@ -27997,7 +30753,8 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -28010,9 +30767,13 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
     tracer_result = tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28044,7 +30805,10 @@ hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real
       tracer_record_call(HIP_ID_hipGraphAddEventWaitNode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pGraphNode_val =
       tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphAddEventWaitNode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphAddEventWaitNode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode))
@@ -28086,7 +30850,8 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -28099,9 +30864,13 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
     tracer_result = tracer_real(node, event_out);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28125,7 +30894,10 @@ hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *t
                                                tracer_args.tracer_status);
   tracer_record.event_out_val =
       tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeGetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent))
@@ -28165,7 +30937,8 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -28178,9 +30951,13 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
     tracer_result = tracer_real(node, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28202,7 +30979,10 @@ hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent))
@@ -28242,7 +31022,8 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -28255,9 +31036,13 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
     tracer_result = tracer_real(hGraphExec, hNode, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28282,7 +31067,10 @@ hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEve
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphExecEventWaitNodeSetEvent,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphExecEventWaitNodeSetEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent))
@@ -28320,7 +31108,8 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -28333,9 +31122,13 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
     tracer_result = tracer_real(devPtr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAddressFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28357,7 +31150,10 @@ hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAddressFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressFree, &tracer_record);
@@ -28392,7 +31188,8 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -28405,9 +31202,13 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
     tracer_result = tracer_real(ptr, size, alignment, addr, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemAddressReserve, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28437,7 +31238,10 @@ hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemAddressReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.ptr_val = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemAddressReserve, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemAddressReserve, &tracer_record);
@@ -28474,7 +31278,8 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -28487,9 +31292,13 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(handle, size, prop, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28517,7 +31326,10 @@ hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemCreate, &tracer_record);
@@ -28555,7 +31367,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -28568,9 +31381,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
     tracer_result = tracer_real(shareableHandle, handle, handleType, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28597,7 +31414,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemExportToShareableHa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemExportToShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemExportToShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemExportToShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle))
@@ -28637,7 +31457,8 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -28650,9 +31471,13 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
     tracer_result = tracer_real(flags, location, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28677,7 +31502,10 @@ hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemGetAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.flags_val = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAccess, &tracer_record);
@@ -28715,7 +31543,8 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -28728,9 +31557,13 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
     tracer_result = tracer_real(granularity, prop, option);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemGetAllocationGranularity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemGetAllocationGranularity, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28757,7 +31590,10 @@ hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn 
                                                tracer_args.tracer_status);
   tracer_record.granularity_val =
       tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAllocationGranularity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationGranularity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity))
@@ -28798,7 +31634,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
                                        hipMemGetAllocationPropertiesFromHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -28812,9 +31649,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
     tracer_result = tracer_real(prop, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28837,7 +31678,11 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemGetAllocationProper
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemGetAllocationPropertiesFromHandle,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemGetAllocationPropertiesFromHandle,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip,
+                                        hipMemGetAllocationPropertiesFromHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle))
@@ -28880,7 +31725,8 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -28893,9 +31739,13 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
     tracer_result = tracer_real(handle, osHandle, shHandleType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -28921,7 +31771,10 @@ hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_f
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemImportFromShareableHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemImportFromShareableHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemImportFromShareableHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle))
@@ -28960,7 +31813,8 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -28973,8 +31827,11 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
     tracer_result = tracer_real(ptr, size, offset, handle, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemMap, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemMap, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29003,7 +31860,10 @@ hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller, v
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemMap, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMap, &tracer_record);
@@ -29039,7 +31899,8 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -29052,9 +31913,13 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
     tracer_result = tracer_real(mapInfoList, count, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29079,7 +31944,10 @@ hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemMapArrayAsync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemMapArrayAsync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemMapArrayAsync, &tracer_record);
@@ -29115,7 +31983,8 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -29128,9 +31997,13 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRelease, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29150,7 +32023,10 @@ hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemRelease, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRelease, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRelease, &tracer_record);
@@ -29186,7 +32062,8 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -29199,9 +32076,13 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
     tracer_result = tracer_real(handle, addr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29224,7 +32105,10 @@ hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tra
   tracer_record.head.call = tracer_record_call(HIP_ID_hipMemRetainAllocationHandle, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemRetainAllocationHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemRetainAllocationHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle))
@@ -29261,7 +32145,8 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -29274,9 +32159,13 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
     tracer_result = tracer_real(ptr, size, desc, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemSetAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29303,7 +32192,10 @@ hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemSetAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemSetAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemSetAccess, &tracer_record);
@@ -29338,7 +32230,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -29351,8 +32244,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
     tracer_result = tracer_real(ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipMemUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29374,7 +32272,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(HIP_ID_hipMemUnmap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipMemUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap))
     lttng_ust_tracepoint(lttng_ust_hip, hipMemUnmap, &tracer_record);
@@ -29408,7 +32309,8 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -29421,9 +32323,13 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
     tracer_result = tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGLGetDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGLGetDevices, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGLGetDevices, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29454,7 +32360,10 @@ hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real, const void *trac
       tracer_args.pHipDeviceCount ? (uint64_t)(*tracer_args.pHipDeviceCount) : 0;
   tracer_record.pHipDevices_val =
       tracer_args.pHipDevices ? (uint64_t)(int64_t)(*tracer_args.pHipDevices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGLGetDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices))
     lttng_ust_tracepoint(lttng_ust_hip, hipGLGetDevices, &tracer_record);
@@ -29492,7 +32401,8 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -29505,9 +32415,13 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
     tracer_result = tracer_real(resource, buffer, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsGLRegisterBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsGLRegisterBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29534,7 +32448,10 @@ hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer))
@@ -29574,7 +32491,8 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -29587,9 +32505,13 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
     tracer_result = tracer_real(resource, image, target, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsGLRegisterImage, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsGLRegisterImage, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29618,7 +32540,10 @@ hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.resource_val =
       tracer_args.resource ? (uint64_t)(uintptr_t)(*tracer_args.resource) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsGLRegisterImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsGLRegisterImage__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage))
@@ -29657,7 +32582,8 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -29670,9 +32596,13 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          hip_batch, hip_write_calls, tracer_start, tracer_end,
+          tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29699,7 +32629,10 @@ hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
       tracer_record_call(HIP_ID_hipGraphicsMapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsMapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsMapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources))
@@ -29739,7 +32672,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -29753,9 +32687,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
     tracer_result = tracer_real(array, resource, arrayIndex, mipLevel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
+                                           tracer_depth, (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29783,7 +32721,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsSubResourceGet
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsSubResourceGetMappedArray,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.array_val = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsSubResourceGetMappedArray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray))
@@ -29823,7 +32764,8 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -29836,9 +32778,13 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
     tracer_result = tracer_real(devPtr, size, resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29865,7 +32811,10 @@ __attribute__((noinline)) static hipError_t hip_traced_hipGraphicsResourceGetMap
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.devPtr_val = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record.size_val = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsResourceGetMappedPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer))
@@ -29905,7 +32854,8 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -29918,9 +32868,13 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
     tracer_result = tracer_real(count, resources, stream);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        hip_batch, hip_write_calls, tracer_start, tracer_end,
-        tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -29947,7 +32901,10 @@ hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_re
       tracer_record_call(HIP_ID_hipGraphicsUnmapResources, tracer_depth, tracer_args.tracer_status);
   tracer_record.resources_val =
       tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsUnmapResources, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnmapResources__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources))
@@ -29988,7 +32945,8 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
   }
-  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || hip_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
@@ -30001,9 +32959,13 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
     tracer_result = tracer_real(resource);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(hip_batch, hip_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
+                                           (int64_t)tracer_result));
     hip_depth--;
     return tracer_result;
   }
@@ -30023,7 +32985,10 @@ hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(HIP_ID_hipGraphicsUnregisterResource, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("hip", HIP_ID_hipGraphicsUnregisterResource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full))
     lttng_ust_tracepoint(lttng_ust_hip, hipGraphicsUnregisterResource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource))

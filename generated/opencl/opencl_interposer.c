@@ -8,8 +8,10 @@
  * - opencl_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
@@ -561,7 +563,8 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
@@ -574,9 +577,13 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -603,7 +610,10 @@ opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetPlatformIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPlatformIDs, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, &tracer_record);
@@ -640,7 +650,8 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
@@ -654,9 +665,13 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
         tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -688,7 +703,10 @@ opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real, const 
       tracer_record_call(OPENCL_ID_clGetPlatformInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPlatformInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, &tracer_record);
@@ -726,7 +744,8 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
@@ -739,9 +758,13 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -773,7 +796,10 @@ opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetDeviceIDs, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceIDs, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, &tracer_record);
@@ -811,7 +837,8 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
@@ -825,9 +852,13 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
         tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -859,7 +890,10 @@ opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetDeviceInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, &tracer_record);
@@ -896,7 +930,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
@@ -909,9 +944,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clCreateSubDevices, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -945,7 +984,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevices(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_ret_val =
       tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, &tracer_record);
@@ -982,7 +1024,8 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
@@ -995,9 +1038,13 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1017,7 +1064,10 @@ opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, &tracer_record);
@@ -1051,7 +1101,8 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
@@ -1064,9 +1115,13 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1086,7 +1141,10 @@ opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDevice, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, &tracer_record);
@@ -1123,7 +1181,8 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
@@ -1137,9 +1196,13 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
     tracer_result = tracer_real(context, device, command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1164,7 +1227,10 @@ opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQue
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetDefaultDeviceCommandQueue,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetDefaultDeviceCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
@@ -1203,7 +1269,8 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
@@ -1216,9 +1283,13 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
     tracer_result = tracer_real(device, device_timestamp, host_timestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetDeviceAndHostTimer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1247,7 +1318,10 @@ opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_
       tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceAndHostTimer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
@@ -1285,7 +1359,8 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
@@ -1298,9 +1373,13 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
     tracer_result = tracer_real(device, host_timestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1324,7 +1403,10 @@ opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetHostTimer, tracer_depth, tracer_args.tracer_status);
   tracer_record.host_timestamp_val =
       tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetHostTimer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, &tracer_record);
@@ -1362,7 +1444,8 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1399,7 +1482,10 @@ opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, &tracer_record);
@@ -1439,7 +1525,8 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1474,7 +1561,10 @@ __attribute__((noinline)) static cl_context opencl_traced_clCreateContextFromTyp
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateContextFromType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
@@ -1514,7 +1604,8 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
@@ -1527,9 +1618,13 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainContext, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1549,7 +1644,10 @@ opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainContext, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, &tracer_record);
@@ -1583,7 +1681,8 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
@@ -1596,9 +1695,13 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseContext, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1618,7 +1721,10 @@ opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseContext, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseContext, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, &tracer_record);
@@ -1654,7 +1760,8 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
@@ -1668,9 +1775,13 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
         tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1702,7 +1813,10 @@ opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetContextInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetContextInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, &tracer_record);
@@ -1741,7 +1855,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
@@ -1755,9 +1870,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
     tracer_result = tracer_real(context, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetContextDestructorCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetContextDestructorCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1782,7 +1901,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetContextDestructorCall
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetContextDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetContextDestructorCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
@@ -1823,7 +1945,8 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1857,7 +1980,10 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithProperties,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
@@ -1896,7 +2022,8 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
@@ -1909,9 +2036,13 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1931,7 +2062,10 @@ opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainCommandQueue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
@@ -1967,7 +2101,8 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
@@ -1980,9 +2115,13 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2002,7 +2141,10 @@ opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseCommandQueue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
@@ -2041,7 +2183,8 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -2056,9 +2199,13 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
         tracer_real(command_queue, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2090,7 +2237,10 @@ opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetCommandQueueInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetCommandQueueInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
@@ -2132,7 +2282,8 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2166,7 +2317,10 @@ opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, &tracer_record);
@@ -2204,7 +2358,8 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
@@ -2239,7 +2394,10 @@ opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, &tracer_record);
@@ -2278,7 +2436,8 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2315,7 +2474,10 @@ opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, &tracer_record);
@@ -2353,7 +2515,8 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
@@ -2390,7 +2553,10 @@ opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real, const void *trac
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreatePipe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, &tracer_record);
@@ -2431,7 +2597,8 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2468,7 +2635,10 @@ opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_f
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
@@ -2512,7 +2682,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2551,7 +2722,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImageWithPropertie
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImageWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
@@ -2592,7 +2766,8 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
@@ -2605,9 +2780,13 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2627,7 +2806,10 @@ opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainMemObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, &tracer_record);
@@ -2661,7 +2843,8 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
@@ -2674,9 +2857,13 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
     tracer_result = tracer_real(memobj);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2696,7 +2883,10 @@ opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseMemObject, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, &tracer_record);
@@ -2733,7 +2923,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
@@ -2747,9 +2938,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
         tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSupportedImageFormats, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2783,7 +2978,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSupportedImageFormats
                                                tracer_args.tracer_status);
   tracer_record.num_image_formats_val =
       tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSupportedImageFormats, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
@@ -2825,7 +3023,8 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
@@ -2839,9 +3038,13 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
         tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2873,7 +3076,10 @@ opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetMemObjectInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMemObjectInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, &tracer_record);
@@ -2911,7 +3117,8 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
@@ -2925,9 +3132,13 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
         tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2959,7 +3170,10 @@ opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetImageInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetImageInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, &tracer_record);
@@ -2996,7 +3210,8 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
@@ -3010,9 +3225,13 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
         tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3044,7 +3263,10 @@ opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real, const void *tr
       tracer_record_call(OPENCL_ID_clGetPipeInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetPipeInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, &tracer_record);
@@ -3082,7 +3304,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
@@ -3096,9 +3319,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3124,7 +3351,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetMemObjectDestructorCa
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorCallback,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorCallback,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
@@ -3164,7 +3394,8 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
@@ -3177,8 +3408,11 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
     tracer_result = tracer_real(context, flags, size, alignment);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -3206,7 +3440,10 @@ __attribute__((noinline)) static void *opencl_traced_clSVMAlloc(opencl_clSVMAllo
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAlloc, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMAlloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, &tracer_record);
@@ -3241,7 +3478,8 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -3254,8 +3492,11 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMFree, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -3277,7 +3518,10 @@ __attribute__((noinline)) static void opencl_traced_clSVMFree(opencl_clSVMFree_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, &tracer_record);
@@ -3312,7 +3556,8 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
@@ -3342,7 +3587,10 @@ __attribute__((noinline)) static cl_sampler opencl_traced_clCreateSamplerWithPro
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSamplerWithProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
@@ -3381,7 +3629,8 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
@@ -3394,9 +3643,13 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainSampler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3416,7 +3669,10 @@ opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSampler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, &tracer_record);
@@ -3450,7 +3706,8 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
@@ -3463,9 +3720,13 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
     tracer_result = tracer_real(sampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3485,7 +3746,10 @@ opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSampler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, &tracer_record);
@@ -3521,7 +3785,8 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
@@ -3535,9 +3800,13 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
         tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3569,7 +3838,10 @@ opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetSamplerInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSamplerInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, &tracer_record);
@@ -3608,7 +3880,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
@@ -3643,7 +3916,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithSou
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithSource, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
@@ -3684,7 +3960,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
@@ -3724,7 +4001,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBin
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBinary, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
@@ -3769,7 +4049,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
@@ -3805,7 +4086,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clCreateProgramWithBui
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithBuiltInKernels,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
@@ -3846,7 +4130,8 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -3878,7 +4163,10 @@ opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithIL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
@@ -3916,7 +4204,8 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
@@ -3929,9 +4218,13 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3951,7 +4244,10 @@ opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, &tracer_record);
@@ -3985,7 +4281,8 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
@@ -3998,9 +4295,13 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
     tracer_result = tracer_real(program);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4020,7 +4321,10 @@ opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, &tracer_record);
@@ -4056,7 +4360,8 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
@@ -4069,9 +4374,13 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clBuildProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4103,7 +4412,10 @@ opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clBuildProgram, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clBuildProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, &tracer_record);
@@ -4142,7 +4454,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
@@ -4157,9 +4470,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
                                 input_headers, header_include_names, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCompileProgram, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clCompileProgram, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4201,7 +4518,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCompileProgram(
   tracer_record.header_include_names_val =
       tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names)
                                        : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCompileProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, &tracer_record);
@@ -4243,7 +4563,8 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
@@ -4288,7 +4609,10 @@ __attribute__((noinline)) static cl_program opencl_traced_clLinkProgram(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLinkProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
     lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, &tracer_record);
@@ -4331,7 +4655,8 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
@@ -4344,9 +4669,13 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
     tracer_result = tracer_real(program, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4371,7 +4700,10 @@ opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramReleaseCallback, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetProgramReleaseCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
@@ -4411,7 +4743,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
@@ -4425,9 +4758,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
     tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4455,7 +4792,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetProgramSpecialization
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetProgramSpecializationConstant,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetProgramSpecializationConstant,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
@@ -4494,7 +4834,8 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
@@ -4507,9 +4848,13 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
     tracer_result = tracer_real(platform);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4529,7 +4874,10 @@ opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUnloadPlatformCompiler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUnloadPlatformCompiler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
@@ -4567,7 +4915,8 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
@@ -4581,9 +4930,13 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
         tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4615,7 +4968,10 @@ opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real, const vo
       tracer_record_call(OPENCL_ID_clGetProgramInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetProgramInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, &tracer_record);
@@ -4653,7 +5009,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4668,9 +5025,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4704,7 +5065,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetProgramBuildInfo(
       tracer_record_call(OPENCL_ID_clGetProgramBuildInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetProgramBuildInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
@@ -4745,7 +5109,8 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
@@ -4775,7 +5140,10 @@ opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real, const void *
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, &tracer_record);
@@ -4811,7 +5179,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
@@ -4824,9 +5193,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
     tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCreateKernelsInProgram, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4855,7 +5228,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateKernelsInProgram(
                                                tracer_args.tracer_status);
   tracer_record.num_kernels_ret_val =
       tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateKernelsInProgram, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
@@ -4893,7 +5269,8 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
@@ -4920,7 +5297,10 @@ opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real, const void *tr
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCloneKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, &tracer_record);
@@ -4955,7 +5335,8 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
@@ -4968,9 +5349,13 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4990,7 +5375,10 @@ opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, &tracer_record);
@@ -5024,7 +5412,8 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
@@ -5037,9 +5426,13 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
     tracer_result = tracer_real(kernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5059,7 +5452,10 @@ opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseKernel, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, &tracer_record);
@@ -5094,7 +5490,8 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
@@ -5107,9 +5504,13 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5136,7 +5537,10 @@ opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelArg, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArg, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, &tracer_record);
@@ -5173,7 +5577,8 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
@@ -5186,9 +5591,13 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5213,7 +5622,10 @@ opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointer, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
@@ -5250,7 +5662,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
@@ -5263,9 +5676,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5292,7 +5709,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfo(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, &tracer_record);
@@ -5329,7 +5749,8 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
@@ -5343,9 +5764,13 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
         tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5377,7 +5802,10 @@ opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real, const void
       tracer_record_call(OPENCL_ID_clGetKernelInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, &tracer_record);
@@ -5415,7 +5843,8 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5430,9 +5859,13 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5466,7 +5899,10 @@ opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
       tracer_record_call(OPENCL_ID_clGetKernelArgInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelArgInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, &tracer_record);
@@ -5507,7 +5943,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5522,9 +5959,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelWorkGroupInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5558,7 +5999,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelWorkGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelWorkGroupInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
@@ -5601,7 +6045,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
@@ -5616,9 +6061,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5657,7 +6106,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfo(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
@@ -5699,7 +6151,8 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_events, event_list);
   }
   opencl_depth++;
@@ -5721,7 +6174,10 @@ opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clWaitForEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
     lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, &tracer_record);
@@ -5757,7 +6213,8 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
@@ -5771,9 +6228,13 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
         tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5805,7 +6266,10 @@ opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real, const void *
       tracer_record_call(OPENCL_ID_clGetEventInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetEventInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, &tracer_record);
@@ -5841,7 +6305,8 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
@@ -5868,7 +6333,10 @@ opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateUserEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, &tracer_record);
@@ -5903,7 +6371,8 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
@@ -5916,9 +6385,13 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5938,7 +6411,10 @@ opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, &tracer_record);
@@ -5972,7 +6448,8 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
@@ -5985,9 +6462,13 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
     tracer_result = tracer_real(event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6007,7 +6488,10 @@ opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, &tracer_record);
@@ -6042,7 +6526,8 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
@@ -6055,9 +6540,13 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
     tracer_result = tracer_real(event, execution_status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6079,7 +6568,10 @@ opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetUserEventStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetUserEventStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
@@ -6117,7 +6609,8 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
@@ -6130,9 +6623,13 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6160,7 +6657,10 @@ opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetEventCallback, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetEventCallback, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, &tracer_record);
@@ -6198,7 +6698,8 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
@@ -6212,9 +6713,13 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
         tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetEventProfilingInfo, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6246,7 +6751,10 @@ opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetEventProfilingInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
@@ -6286,7 +6794,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
@@ -6299,8 +6808,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clFlush, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clFlush, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clFlush, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6320,7 +6834,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clFlush(opencl_clFlush_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFlush, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFlush, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
     lttng_ust_tracepoint(lttng_ust_opencl, clFlush, &tracer_record);
@@ -6353,7 +6870,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   opencl_depth++;
@@ -6373,7 +6891,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clFinish(opencl_clFinish_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clFinish, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFinish, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinish, &tracer_record);
@@ -6409,7 +6930,8 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6464,7 +6986,10 @@ opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, &tracer_record);
@@ -6507,7 +7032,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6577,7 +7103,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReadBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
@@ -6626,7 +7155,8 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6681,7 +7211,10 @@ opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
@@ -6727,7 +7260,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6797,7 +7331,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWriteBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
@@ -6847,7 +7384,8 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6902,7 +7440,10 @@ opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueFillBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, &tracer_record);
@@ -6945,7 +7486,8 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7000,7 +7542,10 @@ opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyBuffer, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, &tracer_record);
@@ -7043,7 +7588,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
@@ -7110,7 +7656,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferRect(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferRect, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferRect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
@@ -7158,7 +7707,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7217,7 +7767,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReadImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueReadImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReadImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, &tracer_record);
@@ -7259,7 +7812,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7319,7 +7873,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWriteImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWriteImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWriteImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, &tracer_record);
@@ -7364,7 +7921,8 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -7379,9 +7937,13 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7419,7 +7981,10 @@ opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueFillImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueFillImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, &tracer_record);
@@ -7461,7 +8026,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7516,7 +8082,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImage(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueCopyImage, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, &tracer_record);
@@ -7560,7 +8129,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7575,9 +8145,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
                                 dst_offset, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7617,7 +8191,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyImageToBuffer
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyImageToBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
@@ -7663,7 +8240,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7678,9 +8256,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
                                 region, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7720,7 +8302,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCopyBufferToImage
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueCopyBufferToImage, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCopyBufferToImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
@@ -7764,7 +8349,8 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
@@ -7828,7 +8414,10 @@ __attribute__((noinline)) static void *opencl_traced_clEnqueueMapBuffer(
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMapBuffer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, &tracer_record);
@@ -7872,7 +8461,8 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
@@ -7930,7 +8520,10 @@ opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real, const 
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMapImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, &tracer_record);
@@ -7974,7 +8567,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -8022,7 +8616,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueUnmapMemObject(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueUnmapMemObject, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueUnmapMemObject, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
@@ -8067,7 +8664,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8082,9 +8680,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8120,7 +8722,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjects
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjects, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjects, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
@@ -8164,7 +8769,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8219,7 +8825,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNDRangeKernel(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueNDRangeKernel, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueNDRangeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
@@ -8263,7 +8872,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8278,9 +8888,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueNativeKernel, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8324,7 +8938,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueNativeKernel(
   tracer_record.args_mem_loc_val =
       tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueNativeKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
@@ -8370,7 +8987,8 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
@@ -8383,9 +9001,13 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8414,7 +9036,10 @@ opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn 
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMarkerWithWaitList, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
@@ -8456,7 +9081,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -8485,7 +9111,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueBarrierWithWaitLi
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrierWithWaitList, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
@@ -8526,7 +9155,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8541,9 +9171,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8581,7 +9215,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFree(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFree, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, &tracer_record);
@@ -8625,7 +9262,8 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8678,7 +9316,10 @@ opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpy, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, &tracer_record);
@@ -8720,7 +9361,8 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8773,7 +9415,10 @@ opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFill, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFill, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, &tracer_record);
@@ -8815,7 +9460,8 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8830,9 +9476,13 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8870,7 +9520,10 @@ opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, &tracer_record);
@@ -8911,7 +9564,8 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
@@ -8925,9 +9579,13 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8958,7 +9616,10 @@ opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmap, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, &tracer_record);
@@ -8997,7 +9658,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -9012,9 +9674,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMigrateMem, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9054,7 +9720,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMMigrateMem(
   tracer_record.svm_pointers_val =
       tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMigrateMem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
@@ -9099,7 +9768,8 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
                                      clGetExtensionFunctionAddressForPlatform__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
@@ -9114,9 +9784,13 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
     tracer_result = tracer_real(platform, func_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform, 0,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9140,8 +9814,11 @@ __attribute__((noinline)) static void *opencl_traced_clGetExtensionFunctionAddre
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
-                                   clGetExtensionFunctionAddressForPlatform__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddressForPlatform,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clGetExtensionFunctionAddressForPlatform__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
@@ -9184,7 +9861,8 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
@@ -9197,9 +9875,13 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
     tracer_result = tracer_real(command_queue, properties, enable, old_properties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetCommandQueueProperty, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9228,7 +9910,10 @@ opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.old_properties_val =
       tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetCommandQueueProperty, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
@@ -9268,7 +9953,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
@@ -9311,7 +9997,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateImage2D(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage2D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, &tracer_record);
@@ -9353,7 +10042,8 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
@@ -9400,7 +10090,10 @@ opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateImage3D, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, &tracer_record);
@@ -9440,7 +10133,8 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
@@ -9453,9 +10147,13 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
     tracer_result = tracer_real(command_queue, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9478,7 +10176,10 @@ opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMarker, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMarker, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, &tracer_record);
@@ -9514,7 +10215,8 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
@@ -9527,9 +10229,13 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
     tracer_result = tracer_real(command_queue, num_events, event_list);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9554,7 +10260,10 @@ opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueWaitForEvents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitForEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
@@ -9592,7 +10301,8 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
@@ -9605,9 +10315,13 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
     tracer_result = tracer_real(command_queue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9627,7 +10341,10 @@ opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, &tracer_record);
@@ -9660,7 +10377,8 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
@@ -9673,9 +10391,13 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9693,7 +10415,10 @@ opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clUnloadCompiler, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUnloadCompiler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
     lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, &tracer_record);
@@ -9729,7 +10454,8 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
@@ -9742,8 +10468,13 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
     tracer_result = tracer_real(func_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9764,7 +10495,10 @@ opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clGetExtensionFunctionAddress,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetExtensionFunctionAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
@@ -9801,7 +10535,8 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -9834,7 +10569,10 @@ __attribute__((noinline)) static cl_command_queue opencl_traced_clCreateCommandQ
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
@@ -9873,7 +10611,8 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
@@ -9908,7 +10647,10 @@ opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real, const void
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSampler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, &tracer_record);
@@ -9948,7 +10690,8 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -9993,7 +10736,10 @@ opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueTask, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueTask, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, &tracer_record);
@@ -10032,7 +10778,8 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
@@ -10064,7 +10811,10 @@ __attribute__((noinline)) static cl_command_buffer_khr opencl_traced_clCreateCom
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
@@ -10106,7 +10856,8 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
@@ -10119,9 +10870,13 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10141,7 +10896,10 @@ opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clFinalizeCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clFinalizeCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
@@ -10180,7 +10938,8 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
@@ -10193,9 +10952,13 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10215,7 +10978,10 @@ opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
@@ -10255,7 +11021,8 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
@@ -10268,9 +11035,13 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
     tracer_result = tracer_real(command_buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10290,7 +11061,10 @@ opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseCommandBufferKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
@@ -10330,7 +11104,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -10345,9 +11120,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueCommandBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10381,7 +11160,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueCommandBufferKHR(
                                                tracer_args.tracer_status);
   tracer_record.queues_val = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueCommandBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
@@ -10427,7 +11209,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
@@ -10443,9 +11226,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandBarrierWithWaitListKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10481,7 +11268,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandBarrierWithWaitLi
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandBarrierWithWaitListKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
@@ -10528,7 +11318,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
@@ -10545,9 +11336,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10594,7 +11389,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
@@ -10646,7 +11444,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
@@ -10665,9 +11464,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferRectKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10723,7 +11526,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferRectKHR
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferRectKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
@@ -10776,7 +11582,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -10793,9 +11600,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10842,7 +11653,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyBufferToImage
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyBufferToImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
@@ -10892,7 +11706,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -10909,9 +11724,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10958,7 +11777,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
@@ -11010,7 +11832,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11027,9 +11850,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
                                 sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11076,7 +11903,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandCopyImageToBuffer
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandCopyImageToBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
@@ -11124,7 +11954,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11141,9 +11972,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandFillBufferKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11190,7 +12025,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillBufferKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandFillBufferKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
@@ -11239,7 +12077,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11256,9 +12095,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
                     num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandFillImageKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11303,7 +12146,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandFillImageKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandFillImageKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
@@ -11355,7 +12201,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
@@ -11374,9 +12221,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
                     sync_point_wait_list, sync_point, mutable_handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCommandNDRangeKernelKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11426,7 +12277,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCommandNDRangeKernelKHR(
   tracer_record.sync_point_val = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
   tracer_record.mutable_handle_val =
       tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCommandNDRangeKernelKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
@@ -11476,7 +12330,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -11491,9 +12346,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                 param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetCommandBufferInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11525,7 +12384,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetCommandBufferInfoKHR(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetCommandBufferInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
@@ -11568,7 +12430,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
@@ -11581,9 +12444,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
     tracer_result = tracer_real(command_buffer, mutable_config);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11605,7 +12472,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clUpdateMutableCommandsKHR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clUpdateMutableCommandsKHR, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clUpdateMutableCommandsKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
@@ -11646,7 +12516,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
@@ -11660,9 +12531,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
         tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetMutableCommandInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11694,7 +12569,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetMutableCommandInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMutableCommandInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
@@ -11737,7 +12615,8 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
@@ -11750,9 +12629,13 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -11777,7 +12660,10 @@ opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetMemObjectDestructorAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetMemObjectDestructorAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
@@ -11818,7 +12704,8 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11831,8 +12718,13 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11858,7 +12750,10 @@ opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToSystemLogAPPLE,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToSystemLogAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
@@ -11899,7 +12794,8 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11912,8 +12808,12 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -11939,7 +12839,10 @@ opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStdoutAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
@@ -11980,7 +12883,8 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11993,8 +12897,12 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
     tracer_real(errstr, private_info, cb, user_data);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, 0, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -12020,7 +12928,10 @@ opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clLogMessagesToStderrAPPLE, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
@@ -12059,7 +12970,8 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
@@ -12072,9 +12984,13 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12103,7 +13019,10 @@ opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_re
       tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
   tracer_record.num_platforms_val =
       tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clIcdGetPlatformIDsKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
@@ -12143,7 +13062,8 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -12175,7 +13095,10 @@ opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *trace
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateProgramWithILKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
@@ -12213,7 +13136,8 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
@@ -12226,9 +13150,13 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
     tracer_result = tracer_real(context);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12248,7 +13176,10 @@ opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clTerminateContextKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clTerminateContextKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
@@ -12289,7 +13220,8 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
                                        clCreateCommandQueueWithPropertiesKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -12322,7 +13254,11 @@ opencl_traced_clCreateCommandQueueWithPropertiesKHR(
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateCommandQueueWithPropertiesKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clCreateCommandQueueWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
@@ -12362,7 +13298,8 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
@@ -12375,9 +13312,13 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12397,7 +13338,10 @@ opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseDeviceEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, &tracer_record);
@@ -12431,7 +13375,8 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
@@ -12444,9 +13389,13 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
     tracer_result = tracer_real(device);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12466,7 +13415,10 @@ opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainDeviceEXT, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainDeviceEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, &tracer_record);
@@ -12501,7 +13453,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
@@ -12514,9 +13467,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clCreateSubDevicesEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12550,7 +13507,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clCreateSubDevicesEXT(
       tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
   tracer_record.num_devices_val =
       tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSubDevicesEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
@@ -12593,7 +13553,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12608,9 +13569,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12646,7 +13611,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemObjectE
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemObjectEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
@@ -12691,7 +13659,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -12706,9 +13675,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12747,7 +13720,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetDeviceImageInfoQCOM(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetDeviceImageInfoQCOM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
@@ -12792,7 +13768,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12808,9 +13785,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12844,7 +13825,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireGrallocObjectsIMG,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
@@ -12888,7 +13872,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12904,9 +13889,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -12940,7 +13929,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseGrallocObj
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseGrallocObjectsIMG,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
@@ -12986,7 +13978,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
@@ -13002,9 +13995,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
                     mip_region, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13044,7 +14041,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueGenerateMipmapIMG
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueGenerateMipmapIMG, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
@@ -13092,7 +14092,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -13107,9 +14108,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13148,7 +14153,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSubGroupInfoKHR
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSubGroupInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
@@ -13195,7 +14203,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
                                        clGetKernelSuggestedLocalWorkSizeKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
@@ -13211,9 +14220,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
                                 global_work_size, suggested_local_work_size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13251,7 +14264,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetKernelSuggestedLocalW
   tracer_record.suggested_local_work_size_val =
       tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size)
                                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetKernelSuggestedLocalWorkSizeKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clGetKernelSuggestedLocalWorkSizeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
@@ -13298,7 +14315,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
                                        clEnqueueAcquireExternalMemObjectsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13315,9 +14333,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13351,7 +14373,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueAcquireExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueAcquireExternalMemObjectsKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clEnqueueAcquireExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
@@ -13398,7 +14424,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
                                        clEnqueueReleaseExternalMemObjectsKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13415,9 +14442,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                                           tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13451,7 +14482,11 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueReleaseExternalMe
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueReleaseExternalMemObjectsKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl,
+                                        clEnqueueReleaseExternalMemObjectsKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
@@ -13498,7 +14533,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
@@ -13513,9 +14549,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
         tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13549,7 +14589,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetSemaphoreHandleForTyp
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.handle_size_ret_val =
       tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreHandleForTypeKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
@@ -13592,7 +14635,8 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
@@ -13623,7 +14667,10 @@ __attribute__((noinline)) static cl_semaphore_khr opencl_traced_clCreateSemaphor
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateSemaphoreWithPropertiesKHR,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
@@ -13666,7 +14713,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13681,9 +14729,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13719,7 +14771,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueWaitSemaphoresKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
@@ -13766,7 +14821,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13781,9 +14837,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13819,7 +14879,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSignalSemaphoresK
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSignalSemaphoresKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
@@ -13864,7 +14927,8 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -13879,9 +14943,13 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
         tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13913,7 +14981,10 @@ opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real
       tracer_record_call(OPENCL_ID_clGetSemaphoreInfoKHR, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetSemaphoreInfoKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
@@ -13954,7 +15025,8 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
@@ -13967,9 +15039,13 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -13989,7 +15065,10 @@ opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clReleaseSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseSemaphoreKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
@@ -14025,7 +15104,8 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
@@ -14038,9 +15118,13 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
     tracer_result = tracer_real(sema_object);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14060,7 +15144,10 @@ opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clRetainSemaphoreKHR, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainSemaphoreKHR, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
@@ -14097,7 +15184,8 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
@@ -14134,7 +15222,10 @@ opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real, const 
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clImportMemoryARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, &tracer_record);
@@ -14172,7 +15263,8 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
@@ -14185,8 +15277,11 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
     tracer_result = tracer_real(context, flags, size, alignment);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -14214,7 +15309,10 @@ opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMAllocARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMAllocARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, &tracer_record);
@@ -14250,7 +15348,8 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -14263,8 +15362,11 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
     tracer_real(context, svm_pointer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, 0));
     opencl_depth--;
     return;
   }
@@ -14286,7 +15388,10 @@ opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSVMFreeARM, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSVMFreeARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, &tracer_record);
@@ -14322,7 +15427,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14337,9 +15443,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14377,7 +15487,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueSVMFreeARM(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMFreeARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMFreeARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, &tracer_record);
@@ -14421,7 +15534,8 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14436,9 +15550,13 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14476,7 +15594,10 @@ opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemcpyARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
@@ -14520,7 +15641,8 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14535,9 +15657,13 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14575,7 +15701,10 @@ opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMemFillARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMemFillARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
@@ -14619,7 +15748,8 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14634,9 +15764,13 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14674,7 +15808,10 @@ opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMMapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMMapARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, &tracer_record);
@@ -14715,7 +15852,8 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
@@ -14729,9 +15867,13 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
         tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14762,7 +15904,10 @@ opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueSVMUnmapARM, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueSVMUnmapARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
@@ -14804,7 +15949,8 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
@@ -14817,9 +15963,13 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14844,7 +15994,10 @@ opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgSVMPointerARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
@@ -14881,7 +16034,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
@@ -14894,9 +16048,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -14923,7 +16081,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clSetKernelExecInfoARM(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clSetKernelExecInfoARM, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelExecInfoARM, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
@@ -14963,7 +16124,8 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
@@ -14998,7 +16160,10 @@ __attribute__((noinline)) static cl_accelerator_intel opencl_traced_clCreateAcce
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
@@ -15042,7 +16207,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -15057,9 +16223,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
         tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15091,7 +16261,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetAcceleratorInfoINTEL(
                                                tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetAcceleratorInfoINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
@@ -15134,7 +16307,8 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
@@ -15147,9 +16321,13 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
     tracer_result = tracer_real(accelerator);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15169,7 +16347,10 @@ opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clRetainAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clRetainAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
@@ -15209,7 +16390,8 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
@@ -15222,9 +16404,13 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
     tracer_result = tracer_real(accelerator);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15244,7 +16430,10 @@ opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clReleaseAcceleratorINTEL, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clReleaseAcceleratorINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
@@ -15283,7 +16472,8 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15318,7 +16508,10 @@ opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clHostMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, &tracer_record);
@@ -15356,7 +16549,8 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15393,7 +16587,10 @@ opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clDeviceMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
@@ -15434,7 +16631,8 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15471,7 +16669,10 @@ opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSharedMemAllocINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
@@ -15510,7 +16711,8 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
@@ -15523,9 +16725,13 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15547,7 +16753,10 @@ opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clMemFreeINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, &tracer_record);
@@ -15581,7 +16790,8 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
@@ -15594,9 +16804,13 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
     tracer_result = tracer_real(context, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15618,7 +16832,10 @@ opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clMemBlockingFreeINTEL, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clMemBlockingFreeINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
@@ -15657,7 +16874,8 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -15672,9 +16890,13 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
         tracer_real(context, ptr, param_name, param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15708,7 +16930,10 @@ opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_re
       tracer_record_call(OPENCL_ID_clGetMemAllocInfoINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetMemAllocInfoINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
@@ -15752,7 +16977,8 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
@@ -15765,9 +16991,13 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15792,7 +17022,10 @@ opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clSetKernelArgMemPointerINTEL,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clSetKernelArgMemPointerINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
@@ -15832,7 +17065,8 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -15847,9 +17081,13 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15887,7 +17125,10 @@ opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemFillINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemFillINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
@@ -15931,7 +17172,8 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -15946,9 +17188,13 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
                                 num_events_in_wait_list, event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -15986,7 +17232,10 @@ opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemcpyINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemcpyINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
@@ -16027,7 +17276,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16042,9 +17292,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16079,7 +17333,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemAdviseINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemAdviseINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
@@ -16122,7 +17379,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16137,9 +17395,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16174,7 +17436,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMigrateMemINTEL(
   tracer_record.head.call = tracer_record_call(OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMigrateMemINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
@@ -16216,7 +17481,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -16231,9 +17497,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
                                 event_wait_list, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16268,7 +17538,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clEnqueueMemsetINTEL(
   tracer_record.head.call =
       tracer_record_call(OPENCL_ID_clEnqueueMemsetINTEL, tracer_depth, tracer_args.tracer_status);
   tracer_record.event_val = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clEnqueueMemsetINTEL, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
@@ -16311,7 +17584,8 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -16349,7 +17623,10 @@ __attribute__((noinline)) static cl_mem opencl_traced_clCreateBufferWithProperti
   tracer_record.result = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
   tracer_record.errcode_ret_val =
       tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clCreateBufferWithPropertiesINTEL,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
@@ -16395,7 +17672,8 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
   }
-  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || opencl_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -16410,9 +17688,13 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                 param_value_size, param_value, param_value_size_ret);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(opencl_batch, opencl_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_depth,
+                                           (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -16453,7 +17735,10 @@ __attribute__((noinline)) static cl_int opencl_traced_clGetImageRequirementsInfo
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.param_value_size_ret_val =
       tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
+  if (tracer_recording_counting())
+    tracer_count_span("opencl", OPENCL_ID_clGetImageRequirementsInfoEXT, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full))
     lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))

@@ -8,8 +8,10 @@
  * - openmpi_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
@@ -949,7 +951,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
@@ -962,9 +965,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
     tracer_result = tracer_real(comm, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -986,7 +993,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Abort, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Abort, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Abort, &tracer_record);
@@ -1020,7 +1030,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -1035,9 +1046,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
                                 target_disp, target_count, target_datatype, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1082,7 +1097,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate, &tracer_record);
@@ -1121,7 +1139,8 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
@@ -1134,9 +1153,13 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
     tracer_result = tracer_real(errorclass);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1158,7 +1181,10 @@ openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_class__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class))
@@ -1193,7 +1219,8 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
@@ -1206,9 +1233,13 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
     tracer_result = tracer_real(errorclass, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1232,7 +1263,10 @@ openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Add_error_code, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorcode_val =
       tracer_args.errorcode ? (uint64_t)(int64_t)(*tracer_args.errorcode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_code, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_code, &tracer_record);
@@ -1267,7 +1301,8 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
@@ -1280,9 +1315,13 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
     tracer_result = tracer_real(errorcode, string);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1304,7 +1343,10 @@ openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Add_error_string, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Add_error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Add_error_string__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string))
@@ -1342,7 +1384,8 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
@@ -1355,9 +1398,13 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allgather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allgather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1394,7 +1441,10 @@ openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgather, &tracer_record);
@@ -1432,7 +1482,8 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
@@ -1446,9 +1497,13 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallgather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallgather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1490,7 +1545,10 @@ openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real, const void
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather, &tracer_record);
@@ -1528,7 +1586,8 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
@@ -1542,9 +1601,13 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allgatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allgatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1583,7 +1646,10 @@ openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real, const void
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allgatherv, &tracer_record);
@@ -1622,7 +1688,8 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -1637,9 +1704,13 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallgatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallgatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1684,7 +1755,10 @@ openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real, const vo
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv, &tracer_record);
@@ -1723,7 +1797,8 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
@@ -1736,9 +1811,13 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
     tracer_result = tracer_real(size, info, baseptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1762,7 +1841,10 @@ openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alloc_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alloc_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alloc_mem, &tracer_record);
@@ -1798,7 +1880,8 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
@@ -1811,9 +1894,13 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Allreduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Allreduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1848,7 +1935,10 @@ openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real, const void *
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Allreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Allreduce, &tracer_record);
@@ -1885,7 +1975,8 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
@@ -1898,9 +1989,13 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iallreduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iallreduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -1939,7 +2034,10 @@ openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real, const void
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iallreduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce, &tracer_record);
@@ -1976,7 +2074,8 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
@@ -1989,9 +2088,13 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2028,7 +2131,10 @@ openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real, const void *tr
   tracer_record.bytes = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                         mpi_element_size(tracer_args.sendtype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoall, &tracer_record);
@@ -2066,7 +2172,8 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
@@ -2080,9 +2187,13 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2124,7 +2235,10 @@ openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real, const void *
                              tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount *
                                                              mpi_element_size(tracer_args.sendtype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall, &tracer_record);
@@ -2162,7 +2276,8 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -2177,9 +2292,13 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
                                 rdispls, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2218,7 +2337,10 @@ openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallv, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallv, &tracer_record);
@@ -2260,7 +2382,8 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -2275,9 +2398,13 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
                                 rdispls, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2319,7 +2446,10 @@ openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallv, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallv, &tracer_record);
@@ -2361,7 +2491,8 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -2376,9 +2507,13 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
                                 rdispls, recvtypes, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2417,7 +2552,10 @@ openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Alltoallw, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Alltoallw, &tracer_record);
@@ -2459,7 +2597,8 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -2474,9 +2613,13 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
                                 rdispls, recvtypes, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2518,7 +2661,10 @@ openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ialltoallw, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ialltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoallw, &tracer_record);
@@ -2558,7 +2704,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
@@ -2571,9 +2718,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2593,7 +2744,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Barrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Barrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Barrier, &tracer_record);
@@ -2627,7 +2781,8 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
@@ -2640,9 +2795,13 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2665,7 +2824,10 @@ openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ibarrier, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibarrier, &tracer_record);
@@ -2699,7 +2861,8 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
@@ -2712,9 +2875,13 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buffer, count, datatype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bcast, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2748,7 +2915,10 @@ openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_c
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast, &tracer_record);
@@ -2784,7 +2954,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
@@ -2797,9 +2968,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2835,7 +3010,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend, &tracer_record);
@@ -2870,7 +3048,8 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
@@ -2883,9 +3062,13 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buffer, count, datatype, root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibcast, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibcast, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -2924,7 +3107,10 @@ openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibcast, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast, &tracer_record);
@@ -2960,7 +3146,8 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
@@ -2973,9 +3160,13 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Bsend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Bsend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3016,7 +3207,10 @@ openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Bsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init, &tracer_record);
@@ -3052,7 +3246,8 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
@@ -3065,9 +3260,13 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
     tracer_result = tracer_real(buffer, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3089,7 +3288,10 @@ openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_attach, &tracer_record);
@@ -3123,7 +3325,8 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
@@ -3136,9 +3339,13 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
     tracer_result = tracer_real(buffer, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3161,7 +3368,10 @@ openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Buffer_detach, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Buffer_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Buffer_detach, &tracer_record);
@@ -3195,7 +3405,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
@@ -3208,9 +3419,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3231,7 +3446,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cance
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cancel, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cancel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cancel, &tracer_record);
@@ -3264,7 +3482,8 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
@@ -3277,9 +3496,13 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, rank, maxdims, coords);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3306,7 +3529,10 @@ openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_coords, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_coords, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_coords, &tracer_record);
@@ -3342,7 +3568,8 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
@@ -3355,9 +3582,13 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
     tracer_result = tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3391,7 +3622,10 @@ openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Cart_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_cart_val =
       tracer_args.comm_cart ? (uint64_t)(uintptr_t)(*tracer_args.comm_cart) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_create, &tracer_record);
@@ -3427,7 +3661,8 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
@@ -3440,9 +3675,13 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, maxdims, dims, periods, coords);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3471,7 +3710,10 @@ openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_get, &tracer_record);
@@ -3507,7 +3749,8 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
@@ -3520,9 +3763,13 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, ndims, dims, periods, newrank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3552,7 +3799,10 @@ openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_map, &tracer_record);
@@ -3587,7 +3837,8 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
@@ -3600,9 +3851,13 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, coords, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3627,7 +3882,10 @@ openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cart_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_rank, &tracer_record);
@@ -3662,7 +3920,8 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
@@ -3675,9 +3934,13 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
     tracer_result = tracer_real(comm, direction, disp, rank_source, rank_dest);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_shift, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_shift, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3710,7 +3973,10 @@ openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real, const void
       tracer_args.rank_source ? (uint64_t)(int64_t)(*tracer_args.rank_source) : 0;
   tracer_record.rank_dest_val =
       tracer_args.rank_dest ? (uint64_t)(int64_t)(*tracer_args.rank_dest) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_shift, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_shift, &tracer_record);
@@ -3745,7 +4011,8 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
@@ -3758,9 +4025,13 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, remain_dims, new_comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3787,7 +4058,10 @@ openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Cart_sub, tracer_depth, tracer_args.tracer_status);
   tracer_record.new_comm_val =
       tracer_args.new_comm ? (uint64_t)(uintptr_t)(*tracer_args.new_comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cart_sub, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cart_sub, &tracer_record);
@@ -3822,7 +4096,8 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
@@ -3835,9 +4110,13 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, ndims);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3860,7 +4139,10 @@ openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Cartdim_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.ndims_val = tracer_args.ndims ? (uint64_t)(int64_t)(*tracer_args.ndims) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Cartdim_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Cartdim_get, &tracer_record);
@@ -3894,7 +4176,8 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
@@ -3907,9 +4190,13 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
     tracer_result = tracer_real(port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -3929,7 +4216,10 @@ openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Close_port, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Close_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Close_port, &tracer_record);
@@ -3964,7 +4254,8 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
@@ -3977,9 +4268,13 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4009,7 +4304,10 @@ openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_accept, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_accept, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_accept, &tracer_record);
@@ -4047,7 +4345,8 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
@@ -4060,9 +4359,13 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
     tracer_result = tracer_real(comm, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4084,7 +4387,10 @@ openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler))
@@ -4121,7 +4427,8 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
@@ -4134,9 +4441,13 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
     tracer_result = tracer_real(comm1, comm2, result);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4161,7 +4472,10 @@ openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_compare, &tracer_record);
@@ -4197,7 +4511,8 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
@@ -4210,9 +4525,13 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
     tracer_result = tracer_real(port_name, info, root, comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4242,7 +4561,10 @@ openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_connect, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_connect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_connect, &tracer_record);
@@ -4280,7 +4602,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
@@ -4293,9 +4616,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4319,7 +4646,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler))
@@ -4357,7 +4687,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
@@ -4370,9 +4701,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
     tracer_result = tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_create_keyval, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4402,7 +4737,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval))
@@ -4443,7 +4781,8 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
@@ -4456,9 +4795,13 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
     tracer_result = tracer_real(comm, group, tag, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4486,7 +4829,10 @@ openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group))
@@ -4523,7 +4869,8 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
@@ -4536,9 +4883,13 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, group, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4563,7 +4914,10 @@ openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_create, &tracer_record);
@@ -4598,7 +4952,8 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
@@ -4611,9 +4966,13 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
     tracer_result = tracer_real(comm, comm_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4635,7 +4994,10 @@ openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr))
@@ -4672,7 +5034,8 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
@@ -4685,9 +5048,13 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4708,7 +5075,10 @@ openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_disconnect, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_disconnect, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_disconnect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect))
@@ -4743,7 +5113,8 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
@@ -4756,9 +5127,13 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4781,7 +5156,10 @@ openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup, &tracer_record);
@@ -4815,7 +5193,8 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
@@ -4828,9 +5207,13 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, newcomm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4857,7 +5240,10 @@ openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_idup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_idup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_idup, &tracer_record);
@@ -4893,7 +5279,8 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
@@ -4906,9 +5293,13 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
     tracer_result = tracer_real(comm, info, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -4933,7 +5324,10 @@ openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_dup_with_info, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_dup_with_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_dup_with_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info))
@@ -4970,7 +5364,8 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
@@ -4983,9 +5378,13 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
     tracer_result = tracer_real(comm_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5007,7 +5406,10 @@ openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Comm_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_keyval_val =
       tracer_args.comm_keyval ? (uint64_t)(int64_t)(*tracer_args.comm_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval))
@@ -5043,7 +5445,8 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
@@ -5056,9 +5459,13 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
     tracer_result = tracer_real(comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5079,7 +5486,10 @@ openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_val = tracer_args.comm ? (uint64_t)(uintptr_t)(*tracer_args.comm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_free, &tracer_record);
@@ -5114,7 +5524,8 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
@@ -5127,9 +5538,13 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5157,7 +5572,10 @@ openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_attr, &tracer_record);
@@ -5193,7 +5611,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
@@ -5207,9 +5626,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
         tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5249,7 +5672,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create))
@@ -5293,7 +5719,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -5309,9 +5736,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                 destweights, info, reorder, comm_dist_graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_create_adjacent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5355,7 +5786,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_create_adjace
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_dist_graph_val =
       tracer_args.comm_dist_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_dist_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_create_adjacent,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent))
@@ -5401,7 +5835,8 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -5416,9 +5851,13 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
                                 destinations, destweights);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5452,7 +5891,10 @@ openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors))
@@ -5494,7 +5936,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
@@ -5508,9 +5951,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
     tracer_result = tracer_real(comm, inneighbors, outneighbors, weighted);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors_count, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Dist_graph_neighbors_count, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5544,7 +5991,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Dist_graph_neighbors_cou
       tracer_args.outneighbors ? (uint64_t)(int64_t)(*tracer_args.outneighbors) : 0;
   tracer_record.weighted_val =
       tracer_args.weighted ? (uint64_t)(int64_t)(*tracer_args.weighted) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dist_graph_neighbors_count,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count))
@@ -5583,7 +6033,8 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
@@ -5596,9 +6047,13 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
     tracer_result = tracer_real(comm, erhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5622,7 +6077,10 @@ openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.erhandler_val =
       tracer_args.erhandler ? (uint64_t)(uintptr_t)(*tracer_args.erhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler))
@@ -5659,7 +6117,8 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
@@ -5672,9 +6131,13 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
     tracer_result = tracer_real(comm, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5698,7 +6161,10 @@ openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_info, &tracer_record);
@@ -5734,7 +6200,8 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
@@ -5747,9 +6214,13 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5778,7 +6249,10 @@ openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
       tracer_args.comm_name ? (uint64_t)(int64_t)(*tracer_args.comm_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_name, &tracer_record);
@@ -5813,7 +6287,8 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
@@ -5826,9 +6301,13 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
     tracer_result = tracer_real(parent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5849,7 +6328,10 @@ openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_get_parent, tracer_depth, tracer_args.tracer_status);
   tracer_record.parent_val = tracer_args.parent ? (uint64_t)(uintptr_t)(*tracer_args.parent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_get_parent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_get_parent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent))
@@ -5884,7 +6366,8 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
@@ -5897,9 +6380,13 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
     tracer_result = tracer_real(comm, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5922,7 +6409,10 @@ openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_group, &tracer_record);
@@ -5956,7 +6446,8 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
@@ -5969,9 +6460,13 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
     tracer_result = tracer_real(fd, intercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -5995,7 +6490,10 @@ openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Comm_join, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_join, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_join, &tracer_record);
@@ -6029,7 +6527,8 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
@@ -6042,9 +6541,13 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6067,7 +6570,10 @@ openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_rank, &tracer_record);
@@ -6101,7 +6607,8 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
@@ -6114,9 +6621,13 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
     tracer_result = tracer_real(comm, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6139,7 +6650,10 @@ openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_group__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group))
@@ -6176,7 +6690,8 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
@@ -6189,9 +6704,13 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
     tracer_result = tracer_real(comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6214,7 +6733,10 @@ openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_remote_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_remote_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_remote_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size))
@@ -6251,7 +6773,8 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
@@ -6264,9 +6787,13 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6291,7 +6818,10 @@ openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_attr, &tracer_record);
@@ -6327,7 +6857,8 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
@@ -6340,9 +6871,13 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
     tracer_result = tracer_real(comm, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6364,7 +6899,10 @@ openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Comm_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler))
@@ -6401,7 +6939,8 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
@@ -6414,9 +6953,13 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
     tracer_result = tracer_real(comm, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6438,7 +6981,10 @@ openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_info, &tracer_record);
@@ -6472,7 +7018,8 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
@@ -6485,9 +7032,13 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
     tracer_result = tracer_real(comm, comm_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6509,7 +7060,10 @@ openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_set_name, &tracer_record);
@@ -6544,7 +7098,8 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
@@ -6557,9 +7112,13 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6582,7 +7141,10 @@ openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_size, &tracer_record);
@@ -6618,7 +7180,8 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
@@ -6632,9 +7195,13 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
         tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6672,7 +7239,10 @@ openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Comm_spawn, tracer_depth, tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn, &tracer_record);
@@ -6710,7 +7280,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -6725,9 +7296,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                 array_of_info, root, comm, intercomm, array_of_errcodes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6768,7 +7343,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Comm_spawn_multiple(
                                                tracer_args.tracer_status);
   tracer_record.intercomm_val =
       tracer_args.intercomm ? (uint64_t)(uintptr_t)(*tracer_args.intercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_spawn_multiple, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple))
@@ -6809,7 +7387,8 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
@@ -6822,9 +7401,13 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
     tracer_result = tracer_real(comm, color, key, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6852,7 +7435,10 @@ openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split, &tracer_record);
@@ -6888,7 +7474,8 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
@@ -6901,9 +7488,13 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
     tracer_result = tracer_real(comm, split_type, key, info, newcomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -6933,7 +7524,10 @@ openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_split_type, tracer_depth, tracer_args.tracer_status);
   tracer_record.newcomm_val = tracer_args.newcomm ? (uint64_t)(uintptr_t)(*tracer_args.newcomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_split_type, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_split_type__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type))
@@ -6969,7 +7563,8 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
@@ -6982,9 +7577,13 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
     tracer_result = tracer_real(comm, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7007,7 +7606,10 @@ openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Comm_test_inter, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Comm_test_inter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Comm_test_inter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter))
@@ -7043,7 +7645,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -7058,9 +7661,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
                                 target_disp, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7094,7 +7701,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Compare_and_swap(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Compare_and_swap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Compare_and_swap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Compare_and_swap__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap))
@@ -7135,7 +7745,8 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
@@ -7148,9 +7759,13 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
     tracer_result = tracer_real(nnodes, ndims, dims);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7174,7 +7789,10 @@ openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Dims_create, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Dims_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Dims_create, &tracer_record);
@@ -7209,7 +7827,8 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
@@ -7222,9 +7841,13 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
     tracer_result = tracer_real(errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7246,7 +7869,10 @@ openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Errhandler_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Errhandler_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Errhandler_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free))
@@ -7281,7 +7907,8 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
@@ -7294,9 +7921,13 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
     tracer_result = tracer_real(errorcode, errorclass);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7320,7 +7951,10 @@ openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Error_class, tracer_depth, tracer_args.tracer_status);
   tracer_record.errorclass_val =
       tracer_args.errorclass ? (uint64_t)(int64_t)(*tracer_args.errorclass) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_class, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_class, &tracer_record);
@@ -7355,7 +7989,8 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
@@ -7368,9 +8003,13 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
     tracer_result = tracer_real(errorcode, string, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Error_string, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Error_string, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7398,7 +8037,10 @@ openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real, const 
   tracer_record.string_val = tracer_args.string ? (uint64_t)(int64_t)(*tracer_args.string) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Error_string, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Error_string, &tracer_record);
@@ -7435,7 +8077,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
@@ -7448,9 +8091,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Exscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Exscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7485,7 +8132,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exsca
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Exscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Exscan, &tracer_record);
@@ -7521,7 +8171,8 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
@@ -7535,9 +8186,13 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
         tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7571,7 +8226,10 @@ openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Fetch_and_op, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Fetch_and_op, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Fetch_and_op, &tracer_record);
@@ -7608,7 +8266,8 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
@@ -7621,9 +8280,13 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iexscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iexscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7662,7 +8325,10 @@ openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real, const void *trac
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iexscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan, &tracer_record);
@@ -7700,7 +8366,8 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
@@ -7713,9 +8380,13 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
     tracer_result = tracer_real(fh, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7737,7 +8408,10 @@ openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler))
@@ -7776,7 +8450,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
@@ -7789,9 +8464,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7815,7 +8494,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler))
@@ -7853,7 +8535,8 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
@@ -7866,9 +8549,13 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
     tracer_result = tracer_real(file, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7890,7 +8577,10 @@ openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler))
@@ -7928,7 +8618,8 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
@@ -7941,9 +8632,13 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
     tracer_result = tracer_real(file, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -7967,7 +8662,10 @@ openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler))
@@ -8005,7 +8703,8 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
@@ -8018,9 +8717,13 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, filename, amode, info, fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8050,7 +8753,10 @@ openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_open, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_open, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_open, &tracer_record);
@@ -8085,7 +8791,8 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
@@ -8098,9 +8805,13 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
     tracer_result = tracer_real(fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8121,7 +8832,10 @@ openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_close, tracer_depth, tracer_args.tracer_status);
   tracer_record.fh_val = tracer_args.fh ? (uint64_t)(uintptr_t)(*tracer_args.fh) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_close, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_close, &tracer_record);
@@ -8155,7 +8869,8 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
@@ -8168,9 +8883,13 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(filename, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8192,7 +8911,10 @@ openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_delete, &tracer_record);
@@ -8226,7 +8948,8 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
@@ -8239,9 +8962,13 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8263,7 +8990,10 @@ openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_size, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_size, &tracer_record);
@@ -8297,7 +9027,8 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
@@ -8310,9 +9041,13 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8334,7 +9069,10 @@ openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_preallocate, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_preallocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_preallocate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate))
@@ -8370,7 +9108,8 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
@@ -8383,9 +9122,13 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
     tracer_result = tracer_real(fh, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8408,7 +9151,10 @@ openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_size, &tracer_record);
@@ -8442,7 +9188,8 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
@@ -8455,9 +9202,13 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
     tracer_result = tracer_real(fh, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8480,7 +9231,10 @@ openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_group, &tracer_record);
@@ -8514,7 +9268,8 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
@@ -8527,9 +9282,13 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
     tracer_result = tracer_real(fh, amode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8552,7 +9311,10 @@ openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_amode, tracer_depth, tracer_args.tracer_status);
   tracer_record.amode_val = tracer_args.amode ? (uint64_t)(int64_t)(*tracer_args.amode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_amode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_amode, &tracer_record);
@@ -8586,7 +9348,8 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
@@ -8599,9 +9362,13 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
     tracer_result = tracer_real(fh, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8623,7 +9390,10 @@ openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_info, &tracer_record);
@@ -8657,7 +9427,8 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
@@ -8670,9 +9441,13 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
     tracer_result = tracer_real(fh, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8696,7 +9471,10 @@ openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_File_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_info, &tracer_record);
@@ -8732,7 +9510,8 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
@@ -8745,9 +9524,13 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8779,7 +9562,10 @@ openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_set_view, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_view, &tracer_record);
@@ -8816,7 +9602,8 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
@@ -8829,9 +9616,13 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
     tracer_result = tracer_real(fh, disp, etype, filetype, datarep);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_view, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_get_view, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8865,7 +9656,10 @@ openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
   tracer_record.filetype_val =
       tracer_args.filetype ? (uint64_t)(uintptr_t)(*tracer_args.filetype) : 0;
   tracer_record.datarep_val = tracer_args.datarep ? (uint64_t)(int64_t)(*tracer_args.datarep) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_view, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_view, &tracer_record);
@@ -8902,7 +9696,8 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
@@ -8915,9 +9710,13 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -8949,7 +9748,10 @@ openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at, &tracer_record);
@@ -8985,7 +9787,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
@@ -8998,9 +9801,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9032,7 +9839,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_read_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all))
@@ -9070,7 +9880,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
@@ -9083,9 +9894,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9117,7 +9932,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at, &tracer_record);
@@ -9153,7 +9971,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
@@ -9166,9 +9985,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9200,7 +10023,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_at_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all))
@@ -9238,7 +10064,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
@@ -9251,9 +10078,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9286,7 +10117,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at, &tracer_record);
@@ -9322,7 +10156,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
@@ -9335,9 +10170,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9370,7 +10209,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at, &tracer_record);
@@ -9406,7 +10248,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
@@ -9419,9 +10262,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9454,7 +10301,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iread_at_all(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_at_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all))
@@ -9492,7 +10342,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
@@ -9505,9 +10356,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
     tracer_result = tracer_real(fh, offset, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9540,7 +10395,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_iwrite_at_all(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_at_all, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_at_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_at_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all))
@@ -9579,7 +10437,8 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
@@ -9592,9 +10451,13 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9623,7 +10486,10 @@ openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read, &tracer_record);
@@ -9659,7 +10525,8 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
@@ -9672,9 +10539,13 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9703,7 +10574,10 @@ openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all, &tracer_record);
@@ -9740,7 +10614,8 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
@@ -9753,9 +10628,13 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9784,7 +10663,10 @@ openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write, &tracer_record);
@@ -9821,7 +10703,8 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
@@ -9834,9 +10717,13 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9865,7 +10752,10 @@ openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all, &tracer_record);
@@ -9902,7 +10792,8 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
@@ -9915,9 +10806,13 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -9947,7 +10842,10 @@ openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread, &tracer_record);
@@ -9983,7 +10881,8 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
@@ -9996,9 +10895,13 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10028,7 +10931,10 @@ openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite, &tracer_record);
@@ -10065,7 +10971,8 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
@@ -10078,9 +10985,13 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10110,7 +11021,10 @@ openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_all, &tracer_record);
@@ -10147,7 +11061,8 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
@@ -10160,9 +11075,13 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10192,7 +11111,10 @@ openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iwrite_all, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all))
@@ -10229,7 +11151,8 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
@@ -10242,9 +11165,13 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
     tracer_result = tracer_real(fh, offset, whence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10268,7 +11195,10 @@ openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek, &tracer_record);
@@ -10302,7 +11232,8 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
@@ -10315,9 +11246,13 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
     tracer_result = tracer_real(fh, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10340,7 +11275,10 @@ openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_get_position, tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position))
@@ -10379,7 +11317,8 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
@@ -10392,9 +11331,13 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
     tracer_result = tracer_real(fh, offset, disp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10419,7 +11362,10 @@ openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_byte_offset, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.disp_val = tracer_args.disp ? (uint64_t)(int64_t)(*tracer_args.disp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_byte_offset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_byte_offset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset))
@@ -10457,7 +11403,8 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
@@ -10470,9 +11417,13 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10501,7 +11452,10 @@ openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared))
@@ -10540,7 +11494,8 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
@@ -10553,9 +11508,13 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10584,7 +11543,10 @@ openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_write_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared))
@@ -10623,7 +11585,8 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
@@ -10636,9 +11599,13 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10668,7 +11635,10 @@ openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_iread_shared, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iread_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iread_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared))
@@ -10707,7 +11677,8 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
@@ -10720,9 +11691,13 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
     tracer_result = tracer_real(fh, buf, count, datatype, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10752,7 +11727,10 @@ openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_iwrite_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_iwrite_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_iwrite_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared))
@@ -10791,7 +11769,8 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
@@ -10804,9 +11783,13 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10835,7 +11818,10 @@ openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_ordered, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered))
@@ -10874,7 +11860,8 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
@@ -10887,9 +11874,13 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
     tracer_result = tracer_real(fh, buf, count, datatype, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10918,7 +11909,10 @@ openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered))
@@ -10957,7 +11951,8 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
@@ -10970,9 +11965,13 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
     tracer_result = tracer_real(fh, offset, whence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -10996,7 +11995,10 @@ openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_seek_shared, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_seek_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_seek_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared))
@@ -11036,7 +12038,8 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
@@ -11050,9 +12053,13 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
     tracer_result = tracer_real(fh, offset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11075,7 +12082,10 @@ openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_position_shared,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.offset_val = tracer_args.offset ? (uint64_t)(int64_t)(*tracer_args.offset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_position_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_position_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared))
@@ -11115,7 +12125,8 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
@@ -11128,9 +12139,13 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11159,7 +12174,10 @@ openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin))
@@ -11200,7 +12218,8 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
@@ -11213,9 +12232,13 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11239,7 +12262,10 @@ openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end))
@@ -11278,7 +12304,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
@@ -11291,9 +12318,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
     tracer_result = tracer_real(fh, offset, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11322,7 +12353,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_File_write_at_all_begin(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin))
@@ -11363,7 +12397,8 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
@@ -11376,9 +12411,13 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11402,7 +12441,10 @@ openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_at_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_at_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_at_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end))
@@ -11440,7 +12482,8 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
@@ -11453,9 +12496,13 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11482,7 +12529,10 @@ openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin))
@@ -11520,7 +12570,8 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
@@ -11533,9 +12584,13 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11559,7 +12614,10 @@ openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_read_all_end, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end))
@@ -11599,7 +12657,8 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
@@ -11612,9 +12671,13 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11641,7 +12704,10 @@ openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin))
@@ -11679,7 +12745,8 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
@@ -11692,9 +12759,13 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11718,7 +12789,10 @@ openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_all_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_all_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_all_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end))
@@ -11758,7 +12832,8 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
@@ -11771,9 +12846,13 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11800,7 +12879,10 @@ openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_begin, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin))
@@ -11840,7 +12922,8 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
@@ -11853,9 +12936,13 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11879,7 +12966,10 @@ openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_read_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_read_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_read_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end))
@@ -11919,7 +13009,8 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
@@ -11933,9 +13024,13 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
     tracer_result = tracer_real(fh, buf, count, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -11962,7 +13057,10 @@ openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_begin,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_begin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_begin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin))
@@ -12002,7 +13100,8 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
@@ -12015,9 +13114,13 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
     tracer_result = tracer_real(fh, buf, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12041,7 +13144,10 @@ openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_write_ordered_end, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_write_ordered_end, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_write_ordered_end__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end))
@@ -12081,7 +13187,8 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
@@ -12094,9 +13201,13 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
     tracer_result = tracer_real(fh, datatype, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12121,7 +13232,10 @@ openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_type_extent, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_type_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_type_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent))
@@ -12158,7 +13272,8 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
@@ -12171,9 +13286,13 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
     tracer_result = tracer_real(fh, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12195,7 +13314,10 @@ openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_set_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_set_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_set_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity))
@@ -12231,7 +13353,8 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
@@ -12244,9 +13367,13 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
     tracer_result = tracer_real(fh, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12269,7 +13396,10 @@ openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_File_get_atomicity, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_get_atomicity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_get_atomicity__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity))
@@ -12305,7 +13435,8 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
@@ -12318,9 +13449,13 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
     tracer_result = tracer_real(fh);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12340,7 +13475,10 @@ openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_File_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_File_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_File_sync, &tracer_record);
@@ -12373,7 +13511,8 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
@@ -12386,9 +13525,13 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12406,7 +13549,10 @@ openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalize, &tracer_record);
@@ -12440,7 +13586,8 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
@@ -12453,9 +13600,13 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12476,7 +13627,10 @@ openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Finalized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Finalized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Finalized, &tracer_record);
@@ -12510,7 +13664,8 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
@@ -12523,9 +13678,13 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
     tracer_result = tracer_real(base);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12545,7 +13704,10 @@ openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Free_mem, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Free_mem, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Free_mem, &tracer_record);
@@ -12580,7 +13742,8 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
@@ -12594,9 +13757,13 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Gather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Gather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12637,7 +13804,10 @@ openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather, &tracer_record);
@@ -12674,7 +13844,8 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -12689,9 +13860,13 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Igather, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Igather, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12738,7 +13913,10 @@ openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real, const void *trac
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather, &tracer_record);
@@ -12778,7 +13956,8 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -12793,9 +13972,13 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                 root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Gatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Gatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12839,7 +14022,10 @@ openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Gatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv, &tracer_record);
@@ -12879,7 +14065,8 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -12894,9 +14081,13 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                 root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Igatherv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Igatherv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -12945,7 +14136,10 @@ openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Igatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv, &tracer_record);
@@ -12984,7 +14178,8 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
@@ -12997,9 +14192,13 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
     tracer_result = tracer_real(location, address);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13022,7 +14221,10 @@ openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_address, tracer_depth, tracer_args.tracer_status);
   tracer_record.address_val = tracer_args.address ? (uint64_t)(int64_t)(*tracer_args.address) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_address, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_address, &tracer_record);
@@ -13057,7 +14259,8 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
@@ -13070,9 +14273,13 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13098,7 +14305,10 @@ openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_count, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_count, &tracer_record);
@@ -13133,7 +14343,8 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
@@ -13146,9 +14357,13 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13174,7 +14389,10 @@ openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements, &tracer_record);
@@ -13210,7 +14428,8 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
@@ -13223,9 +14442,13 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13251,7 +14474,10 @@ openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Get_elements_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_elements_x, &tracer_record);
@@ -13288,7 +14514,8 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -13303,8 +14530,13 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
                                 target_disp, target_count, target_datatype, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13347,7 +14579,10 @@ openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get, &tracer_record);
@@ -13386,7 +14621,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -13403,9 +14639,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
                                 target_count, target_datatype, op, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13457,7 +14697,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Get_accumulate(
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate, &tracer_record);
@@ -13499,7 +14742,8 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
@@ -13512,9 +14756,13 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
     tracer_result = tracer_real(version, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get_library_version, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Get_library_version, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13539,7 +14787,10 @@ openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *trace
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_library_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_library_version__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version))
@@ -13576,7 +14827,8 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
@@ -13589,9 +14841,13 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
     tracer_result = tracer_real(name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Get_processor_name, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Get_processor_name, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13616,7 +14872,10 @@ openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_processor_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_processor_name__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name))
@@ -13653,7 +14912,8 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
@@ -13666,9 +14926,13 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
     tracer_result = tracer_real(version, subversion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Get_version, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Get_version, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13693,7 +14957,10 @@ openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real, const vo
   tracer_record.version_val = tracer_args.version ? (uint64_t)(int64_t)(*tracer_args.version) : 0;
   tracer_record.subversion_val =
       tracer_args.subversion ? (uint64_t)(int64_t)(*tracer_args.subversion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Get_version, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_version, &tracer_record);
@@ -13729,7 +14996,8 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
@@ -13742,9 +15010,13 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
     tracer_result = tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13778,7 +15050,10 @@ openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Graph_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.comm_graph_val =
       tracer_args.comm_graph ? (uint64_t)(uintptr_t)(*tracer_args.comm_graph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_create, &tracer_record);
@@ -13814,7 +15089,8 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
@@ -13827,9 +15103,13 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, maxindex, maxedges, index, edges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13859,7 +15139,10 @@ openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_get, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_get, &tracer_record);
@@ -13895,7 +15178,8 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
@@ -13908,9 +15192,13 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, nnodes, index, edges, newrank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -13940,7 +15228,10 @@ openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_map, tracer_depth, tracer_args.tracer_status);
   tracer_record.newrank_val = tracer_args.newrank ? (uint64_t)(int64_t)(*tracer_args.newrank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_map, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_map, &tracer_record);
@@ -13978,7 +15269,8 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
@@ -13991,9 +15283,13 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
     tracer_result = tracer_real(comm, rank, nneighbors);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors_count, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors_count, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14020,7 +15316,10 @@ openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *t
                                                tracer_args.tracer_status);
   tracer_record.nneighbors_val =
       tracer_args.nneighbors ? (uint64_t)(int64_t)(*tracer_args.nneighbors) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors_count, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors_count__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count))
@@ -14058,7 +15357,8 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
@@ -14071,9 +15371,13 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
     tracer_result = tracer_real(comm, rank, maxneighbors, neighbors);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14100,7 +15404,10 @@ openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Graph_neighbors, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graph_neighbors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graph_neighbors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors))
@@ -14137,7 +15444,8 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
@@ -14150,9 +15458,13 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
     tracer_result = tracer_real(comm, nnodes, nedges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14178,7 +15490,10 @@ openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Graphdims_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.nnodes_val = tracer_args.nnodes ? (uint64_t)(int64_t)(*tracer_args.nnodes) : 0;
   tracer_record.nedges_val = tracer_args.nedges ? (uint64_t)(int64_t)(*tracer_args.nedges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Graphdims_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Graphdims_get, &tracer_record);
@@ -14213,7 +15528,8 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
@@ -14226,9 +15542,13 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14248,7 +15568,10 @@ openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_complete__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete))
@@ -14285,7 +15608,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
@@ -14298,9 +15622,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
     tracer_result = tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14331,7 +15659,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Grequest_start(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Grequest_start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Grequest_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Grequest_start, &tracer_record);
@@ -14369,7 +15700,8 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
@@ -14382,9 +15714,13 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
     tracer_result = tracer_real(group1, group2, result);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14410,7 +15746,10 @@ openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_compare, tracer_depth, tracer_args.tracer_status);
   tracer_record.result_val = tracer_args.result ? (uint64_t)(int64_t)(*tracer_args.result) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_compare, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_compare, &tracer_record);
@@ -14446,7 +15785,8 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
@@ -14459,9 +15799,13 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14488,7 +15832,10 @@ openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_difference, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_difference, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_difference__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference))
@@ -14525,7 +15872,8 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
@@ -14538,9 +15886,13 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
     tracer_result = tracer_real(group, n, ranks, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14569,7 +15921,10 @@ openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_excl, &tracer_record);
@@ -14604,7 +15959,8 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
@@ -14617,9 +15973,13 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
     tracer_result = tracer_real(group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14640,7 +16000,10 @@ openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_free, &tracer_record);
@@ -14674,7 +16037,8 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
@@ -14687,9 +16051,13 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
     tracer_result = tracer_real(group, n, ranks, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14718,7 +16086,10 @@ openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real, const void
       tracer_record_call(OPENMPI_ID_MPI_Group_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_incl, &tracer_record);
@@ -14754,7 +16125,8 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
@@ -14767,9 +16139,13 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Group_intersection, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_intersection, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14796,7 +16172,10 @@ openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_intersection, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_intersection__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection))
@@ -14834,7 +16213,8 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
@@ -14847,9 +16227,13 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
     tracer_result = tracer_real(group, n, ranges, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14878,7 +16262,10 @@ openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_excl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_excl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_excl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl))
@@ -14916,7 +16303,8 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
@@ -14929,9 +16317,13 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
     tracer_result = tracer_real(group, n, ranges, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -14960,7 +16352,10 @@ openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Group_range_incl, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_range_incl, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_range_incl__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl))
@@ -14997,7 +16392,8 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
@@ -15010,9 +16406,13 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
     tracer_result = tracer_real(group, rank);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15035,7 +16435,10 @@ openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_rank, tracer_depth, tracer_args.tracer_status);
   tracer_record.rank_val = tracer_args.rank ? (uint64_t)(int64_t)(*tracer_args.rank) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_rank, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_rank, &tracer_record);
@@ -15069,7 +16472,8 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
@@ -15082,9 +16486,13 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
     tracer_result = tracer_real(group, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15107,7 +16515,10 @@ openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Group_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_size, &tracer_record);
@@ -15144,7 +16555,8 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
@@ -15157,9 +16569,13 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
     tracer_result = tracer_real(group1, n, ranks1, group2, ranks2);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15188,7 +16604,10 @@ openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Group_translate_ranks, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_translate_ranks, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_translate_ranks__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks))
@@ -15226,7 +16645,8 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
@@ -15239,9 +16659,13 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
     tracer_result = tracer_real(group1, group2, newgroup);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15268,7 +16692,10 @@ openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Group_union, tracer_depth, tracer_args.tracer_status);
   tracer_record.newgroup_val =
       tracer_args.newgroup ? (uint64_t)(uintptr_t)(*tracer_args.newgroup) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Group_union, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Group_union, &tracer_record);
@@ -15304,7 +16731,8 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
@@ -15317,9 +16745,13 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ibsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ibsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15360,7 +16792,10 @@ openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ibsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend, &tracer_record);
@@ -15397,7 +16832,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
@@ -15410,9 +16846,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
     tracer_result = tracer_real(source, tag, comm, flag, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15446,7 +16886,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Improbe(openmpi_MPI_Impr
       tracer_record_call(OPENMPI_ID_MPI_Improbe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Improbe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Improbe, &tracer_record);
@@ -15484,7 +16927,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
@@ -15497,9 +16941,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
     tracer_result = tracer_real(buf, count, type, message, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15530,7 +16978,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrec
       tracer_record_call(OPENMPI_ID_MPI_Imrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Imrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Imrecv, &tracer_record);
@@ -15565,7 +17016,8 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
@@ -15578,9 +17030,13 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
     tracer_result = tracer_real(info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15601,7 +17057,10 @@ openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_create, &tracer_record);
@@ -15635,7 +17094,8 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
@@ -15648,9 +17108,13 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(info, key);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15672,7 +17136,10 @@ openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_delete, &tracer_record);
@@ -15706,7 +17173,8 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
@@ -15719,9 +17187,13 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, newinfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15744,7 +17216,10 @@ openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newinfo_val = tracer_args.newinfo ? (uint64_t)(uintptr_t)(*tracer_args.newinfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_dup, &tracer_record);
@@ -15778,7 +17253,8 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
@@ -15791,9 +17267,13 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
     tracer_result = tracer_real(info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15814,7 +17294,10 @@ openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_val = tracer_args.info ? (uint64_t)(uintptr_t)(*tracer_args.info) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_free, &tracer_record);
@@ -15848,7 +17331,8 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
@@ -15861,9 +17345,13 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, key, valuelen, value, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15894,7 +17382,10 @@ openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real, const void *tr
       tracer_record_call(OPENMPI_ID_MPI_Info_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get, &tracer_record);
@@ -15929,7 +17420,8 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
@@ -15942,9 +17434,13 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
     tracer_result = tracer_real(info, nkeys);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -15967,7 +17463,10 @@ openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nkeys, tracer_depth, tracer_args.tracer_status);
   tracer_record.nkeys_val = tracer_args.nkeys ? (uint64_t)(int64_t)(*tracer_args.nkeys) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nkeys, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nkeys, &tracer_record);
@@ -16001,7 +17500,8 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
@@ -16014,9 +17514,13 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
     tracer_result = tracer_real(info, n, key);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16041,7 +17545,10 @@ openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_get_nthkey, tracer_depth, tracer_args.tracer_status);
   tracer_record.key_val = tracer_args.key ? (uint64_t)(int64_t)(*tracer_args.key) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_nthkey, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_nthkey__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey))
@@ -16077,7 +17584,8 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
@@ -16090,9 +17598,13 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
     tracer_result = tracer_real(info, key, valuelen, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_get_valuelen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Info_get_valuelen, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16122,7 +17634,10 @@ openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_re
   tracer_record.valuelen_val =
       tracer_args.valuelen ? (uint64_t)(int64_t)(*tracer_args.valuelen) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_get_valuelen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_get_valuelen__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen))
@@ -16159,7 +17674,8 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
@@ -16172,9 +17688,13 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
     tracer_result = tracer_real(info, key, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16198,7 +17718,10 @@ openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Info_set, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Info_set, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Info_set, &tracer_record);
@@ -16232,7 +17755,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
@@ -16245,9 +17769,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
     tracer_result = tracer_real(argc, argv);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16271,7 +17799,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn
       tracer_record_call(OPENMPI_ID_MPI_Init, tracer_depth, tracer_args.tracer_status);
   tracer_record.argc_val = tracer_args.argc ? (uint64_t)(int64_t)(*tracer_args.argc) : 0;
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init, &tracer_record);
@@ -16304,7 +17835,8 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
@@ -16317,9 +17849,13 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16340,7 +17876,10 @@ openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Initialized, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Initialized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Initialized, &tracer_record);
@@ -16374,7 +17913,8 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
@@ -16387,9 +17927,13 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
     tracer_result = tracer_real(argc, argv, required, provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Init_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16420,7 +17964,10 @@ openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real, const vo
   tracer_record.argv_val = tracer_args.argv ? (uint64_t)(uintptr_t)(*tracer_args.argv) : 0;
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Init_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Init_thread, &tracer_record);
@@ -16455,7 +18002,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
@@ -16469,9 +18017,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
         tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16505,7 +18057,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Intercomm_create(
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create))
@@ -16545,7 +18100,8 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
@@ -16558,9 +18114,13 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
     tracer_result = tracer_real(intercomm, high, newintercomm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16587,7 +18147,10 @@ openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Intercomm_merge, tracer_depth, tracer_args.tracer_status);
   tracer_record.newintercomm_val =
       tracer_args.newintercomm ? (uint64_t)(uintptr_t)(*tracer_args.newintercomm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Intercomm_merge, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Intercomm_merge__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge))
@@ -16624,7 +18187,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
@@ -16637,9 +18201,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
     tracer_result = tracer_real(source, tag, comm, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16669,7 +18237,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprob
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Iprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iprobe, &tracer_record);
@@ -16705,7 +18276,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
@@ -16718,9 +18290,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Irecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Irecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16761,7 +18337,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv, &tracer_record);
@@ -16797,7 +18376,8 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
@@ -16810,9 +18390,13 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Irsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Irsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16853,7 +18437,10 @@ openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Irsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend, &tracer_record);
@@ -16889,7 +18476,8 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
@@ -16902,9 +18490,13 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Isend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Isend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -16945,7 +18537,10 @@ openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_c
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Isend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend, &tracer_record);
@@ -16981,7 +18576,8 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
@@ -16994,9 +18590,13 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Issend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Issend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17037,7 +18637,10 @@ openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Issend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend, &tracer_record);
@@ -17072,7 +18675,8 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
@@ -17085,9 +18689,13 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
     tracer_result = tracer_real(flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17108,7 +18716,10 @@ openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Is_thread_main, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Is_thread_main, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Is_thread_main, &tracer_record);
@@ -17142,7 +18753,8 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
@@ -17155,9 +18767,13 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17184,7 +18800,10 @@ openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real, const vo
       tracer_record_call(OPENMPI_ID_MPI_Lookup_name, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Lookup_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Lookup_name, &tracer_record);
@@ -17219,7 +18838,8 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
@@ -17232,9 +18852,13 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(source, tag, comm, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17264,7 +18888,10 @@ openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mprobe, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mprobe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mprobe, &tracer_record);
@@ -17298,7 +18925,8 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
@@ -17311,9 +18939,13 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(buf, count, type, message, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17343,7 +18975,10 @@ openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Mrecv, tracer_depth, tracer_args.tracer_status);
   tracer_record.message_val = tracer_args.message ? (uint64_t)(uintptr_t)(*tracer_args.message) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Mrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Mrecv, &tracer_record);
@@ -17379,7 +19014,8 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
@@ -17392,9 +19028,13 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17428,7 +19068,10 @@ openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather))
@@ -17468,7 +19111,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
@@ -17482,9 +19126,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17521,7 +19169,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgather(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgather, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgather, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgather__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather))
@@ -17562,7 +19213,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
@@ -17576,9 +19228,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17614,7 +19270,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_allgatherv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv))
@@ -17658,7 +19317,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -17673,9 +19333,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17715,7 +19379,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_allgatherv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_allgatherv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv))
@@ -17758,7 +19425,8 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
@@ -17771,9 +19439,13 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
     tracer_result = tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17807,7 +19479,10 @@ openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall))
@@ -17848,7 +19523,8 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
@@ -17862,9 +19538,13 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17901,7 +19581,10 @@ openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall))
@@ -17942,7 +19625,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -17957,9 +19641,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
                                 rdispls, recvtype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -17998,7 +19686,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallv(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv))
@@ -18041,7 +19732,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -18056,9 +19748,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
                                 rdispls, recvtype, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18100,7 +19796,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallv(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv))
@@ -18144,7 +19843,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -18159,9 +19859,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
                                 rdispls, recvtypes, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18200,7 +19904,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Neighbor_alltoallw(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Neighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw))
@@ -18244,7 +19951,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -18259,9 +19967,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
                                 rdispls, recvtypes, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18303,7 +20015,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ineighbor_alltoallw(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ineighbor_alltoallw, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw))
@@ -18345,7 +20060,8 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
@@ -18358,9 +20074,13 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
     tracer_result = tracer_real(op, commute);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18383,7 +20103,10 @@ openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_commutative, tracer_depth, tracer_args.tracer_status);
   tracer_record.commute_val = tracer_args.commute ? (uint64_t)(int64_t)(*tracer_args.commute) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_commutative, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_commutative, &tracer_record);
@@ -18417,7 +20140,8 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
@@ -18430,9 +20154,13 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
     tracer_result = tracer_real(function, commute, op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18458,7 +20186,10 @@ openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_create, &tracer_record);
@@ -18493,7 +20224,8 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
@@ -18506,9 +20238,13 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
     tracer_result = tracer_real(info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18532,7 +20268,10 @@ openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real, const void *
       tracer_record_call(OPENMPI_ID_MPI_Open_port, tracer_depth, tracer_args.tracer_status);
   tracer_record.port_name_val =
       tracer_args.port_name ? (uint64_t)(int64_t)(*tracer_args.port_name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Open_port, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Open_port, &tracer_record);
@@ -18566,7 +20305,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
@@ -18579,9 +20319,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
     tracer_result = tracer_real(op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18602,7 +20346,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_f
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Op_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.op_val = tracer_args.op ? (uint64_t)(uintptr_t)(*tracer_args.op) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Op_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Op_free, &tracer_record);
@@ -18638,7 +20385,8 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
@@ -18651,9 +20399,13 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
     tracer_result = tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18689,7 +20441,10 @@ openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Pack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external, &tracer_record);
@@ -18726,7 +20481,8 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
@@ -18739,9 +20495,13 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
     tracer_result = tracer_real(datarep, incount, datatype, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18769,7 +20529,10 @@ openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Pack_external_size, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_external_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_external_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size))
@@ -18808,7 +20571,8 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
@@ -18821,9 +20585,13 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18859,7 +20627,10 @@ openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_cal
       tracer_record_call(OPENMPI_ID_MPI_Pack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack, &tracer_record);
@@ -18894,7 +20665,8 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
@@ -18907,9 +20679,13 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
     tracer_result = tracer_real(incount, datatype, comm, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -18937,7 +20713,10 @@ openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Pack_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Pack_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Pack_size, &tracer_record);
@@ -18973,7 +20752,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
@@ -18986,9 +20766,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
     tracer_result = tracer_real(source, tag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19015,7 +20799,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Probe, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Probe, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Probe, &tracer_record);
@@ -19049,7 +20836,8 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
@@ -19062,9 +20850,13 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19089,7 +20881,10 @@ openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Publish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Publish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Publish_name, &tracer_record);
@@ -19126,7 +20921,8 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -19141,8 +20937,13 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
                                 target_disp, target_count, target_datatype, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Put, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Put, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19185,7 +20986,10 @@ openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_calle
           : 0;
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put, &tracer_record);
@@ -19223,7 +21027,8 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
@@ -19236,9 +21041,13 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
     tracer_result = tracer_real(provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19260,7 +21069,10 @@ openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Query_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Query_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Query_thread, &tracer_record);
@@ -19295,7 +21107,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -19310,9 +21123,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
                                 target_disp, target_count, target_datatype, op, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Raccumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Raccumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19361,7 +21178,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Raccumulate(
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Raccumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate, &tracer_record);
@@ -19401,7 +21221,8 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
@@ -19414,9 +21235,13 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Recv_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Recv_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19457,7 +21282,10 @@ openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init, &tracer_record);
@@ -19495,7 +21323,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
@@ -19508,9 +21337,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
     tracer_result = tracer_real(buf, count, datatype, source, tag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Recv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19549,7 +21382,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn
                             : 0;
   tracer_record.source_world = (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status,
                                                              tracer_args.comm, tracer_args.source);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Recv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv, &tracer_record);
@@ -19586,7 +21422,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
@@ -19599,9 +21436,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19640,7 +21481,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduc
                             : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce, &tracer_record);
@@ -19676,7 +21520,8 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
@@ -19689,9 +21534,13 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ireduce, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ireduce, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19734,7 +21583,10 @@ openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real, const void *trac
                             : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce, &tracer_record);
@@ -19771,7 +21623,8 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
@@ -19784,9 +21637,13 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
     tracer_result = tracer_real(inbuf, inoutbuf, count, datatype, op);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19815,7 +21672,10 @@ openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_local, &tracer_record);
@@ -19851,7 +21711,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
@@ -19864,9 +21725,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19898,7 +21763,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Reduce_scatter(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter, &tracer_record);
@@ -19936,7 +21804,8 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
@@ -19949,9 +21818,13 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
     tracer_result = tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -19986,7 +21859,10 @@ openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter))
@@ -20027,7 +21903,8 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
@@ -20040,9 +21917,13 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Reduce_scatter_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20077,7 +21958,10 @@ openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tra
   tracer_record.bytes = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                         mpi_element_size(tracer_args.datatype)
                                                   : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Reduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block))
@@ -20119,7 +22003,8 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
@@ -20132,9 +22017,13 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
     tracer_result = tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20174,7 +22063,10 @@ openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *t
                              tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount *
                                                              mpi_element_size(tracer_args.datatype)
                                                        : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ireduce_scatter_block, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
@@ -20215,7 +22107,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -20230,9 +22123,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
                                 dtype_file_extent_fn, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20262,7 +22159,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Register_datarep(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Register_datarep, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Register_datarep, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Register_datarep__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep))
@@ -20303,7 +22203,8 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
@@ -20316,9 +22217,13 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20339,7 +22244,10 @@ openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Request_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_free, &tracer_record);
@@ -20374,7 +22282,8 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
@@ -20387,9 +22296,13 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
     tracer_result = tracer_real(request, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20415,7 +22328,10 @@ openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Request_get_status, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Request_get_status, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Request_get_status__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status))
@@ -20454,7 +22370,8 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -20469,9 +22386,13 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
                                 target_disp, target_count, target_datatype, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rget, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rget, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20518,7 +22439,10 @@ openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget, &tracer_record);
@@ -20558,7 +22482,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -20575,9 +22500,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
                                 target_count, target_datatype, op, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20626,7 +22555,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rget_accumulate(
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Rget_accumulate, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rget_accumulate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_accumulate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate))
@@ -20672,7 +22604,8 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
@@ -20687,9 +22620,13 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
                                 target_disp, target_cout, target_datatype, win, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rput, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rput, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20736,7 +22673,10 @@ openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_cal
           : 0);
   tracer_record.target_rank_world = (uint64_t)mpi_win_world_rank(
       tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rput, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput, &tracer_record);
@@ -20776,7 +22716,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
@@ -20789,9 +22730,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
     tracer_result = tracer_real(ibuf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rsend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rsend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20827,7 +22772,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend, &tracer_record);
@@ -20863,7 +22811,8 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
@@ -20876,9 +22825,13 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Rsend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Rsend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -20919,7 +22872,10 @@ openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Rsend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init, &tracer_record);
@@ -20957,7 +22913,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
@@ -20970,9 +22927,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21007,7 +22968,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn
   tracer_record.bytes = tracer_args.count > 0
                             ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scan, &tracer_record);
@@ -21043,7 +23007,8 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
@@ -21056,9 +23021,13 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscan, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscan, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21097,7 +23066,10 @@ openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_c
       tracer_args.tracer_status == MPI_SUCCESS, tracer_record.request_val,
       tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpi_element_size(tracer_args.datatype)
                             : 0);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscan, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan, &tracer_record);
@@ -21133,7 +23105,8 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
@@ -21147,9 +23120,13 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
         tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21190,7 +23167,10 @@ openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real, const void *trac
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter, &tracer_record);
@@ -21228,7 +23208,8 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -21243,9 +23224,13 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                 comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscatter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscatter, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21292,7 +23277,10 @@ openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real, const void *tr
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter, &tracer_record);
@@ -21332,7 +23320,8 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -21347,9 +23336,13 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                 root, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Scatterv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Scatterv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21393,7 +23386,10 @@ openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Scatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv, &tracer_record);
@@ -21433,7 +23429,8 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -21448,9 +23445,13 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                 root, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Iscatterv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Iscatterv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21499,7 +23500,10 @@ openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real, const void *
                                                        : 0);
   tracer_record.root_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Iscatterv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv, &tracer_record);
@@ -21539,7 +23543,8 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
@@ -21552,9 +23557,13 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Send_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Send_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21595,7 +23604,10 @@ openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real, const void *
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init, &tracer_record);
@@ -21633,7 +23645,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
@@ -21646,9 +23659,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Send, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Send, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21684,7 +23701,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Send, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send, &tracer_record);
@@ -21720,7 +23740,8 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -21735,9 +23756,13 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                 recvtype, source, recvtag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Sendrecv, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Sendrecv, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21787,7 +23812,10 @@ openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real, const void *tr
                                                   : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv, &tracer_record);
@@ -21828,7 +23856,8 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
@@ -21841,9 +23870,13 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
     tracer_result = tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Sendrecv_replace, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Sendrecv_replace, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21887,7 +23920,10 @@ openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Sendrecv_replace, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
@@ -21927,7 +23963,8 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
@@ -21940,9 +23977,13 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm, request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ssend_init, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ssend_init, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -21983,7 +24024,10 @@ openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real, const void
                             : 0);
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend_init, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init, &tracer_record);
@@ -22021,7 +24065,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
@@ -22034,9 +24079,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
     tracer_result = tracer_real(buf, count, datatype, dest, tag, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Ssend, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Ssend, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22072,7 +24121,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_
                             : 0;
   tracer_record.dest_world =
       (uint64_t)mpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Ssend, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend, &tracer_record);
@@ -22106,7 +24158,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
@@ -22119,9 +24172,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
     tracer_result = tracer_real(request);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22142,7 +24199,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Start(openmpi_MPI_Start_
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Start, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Start, &tracer_record);
@@ -22175,7 +24235,8 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
@@ -22188,9 +24249,13 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
     tracer_result = tracer_real(count, array_of_requests);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22212,7 +24277,10 @@ openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Startall, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Startall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Startall, &tracer_record);
@@ -22249,7 +24317,8 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
@@ -22262,9 +24331,13 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
     tracer_result = tracer_real(status, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22286,7 +24359,10 @@ openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_cancelled, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_cancelled__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled))
@@ -22324,7 +24400,8 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
@@ -22337,9 +24414,13 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22364,7 +24445,10 @@ openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements))
@@ -22404,7 +24488,8 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
@@ -22417,9 +24502,13 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
     tracer_result = tracer_real(status, datatype, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22444,7 +24533,10 @@ openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Status_set_elements_x, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Status_set_elements_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Status_set_elements_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x))
@@ -22482,7 +24574,8 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
@@ -22495,9 +24588,13 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
     tracer_result = tracer_real(count, array_of_requests, flag, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22526,7 +24623,10 @@ openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real, const void *trac
       tracer_record_call(OPENMPI_ID_MPI_Testall, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall, &tracer_record);
@@ -22563,7 +24663,8 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
@@ -22576,9 +24677,13 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
     tracer_result = tracer_real(count, array_of_requests, index, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testany, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22610,7 +24715,10 @@ openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real, const void *trac
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany, &tracer_record);
@@ -22647,7 +24755,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) &&
@@ -22660,9 +24769,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
     tracer_result = tracer_real(request, flag, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22694,7 +24807,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn
                                 (tracer_args.flag ? (uintptr_t)(*tracer_args.flag) : 0)
                             ? tracer_request_completed(tracer_record.request_in)
                             : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test, &tracer_record);
@@ -22727,7 +24843,8 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
@@ -22740,9 +24857,13 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
     tracer_result = tracer_real(status, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22765,7 +24886,10 @@ openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Test_cancelled, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Test_cancelled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_cancelled, &tracer_record);
@@ -22800,7 +24924,8 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
@@ -22814,9 +24939,13 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Testsome, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22849,7 +24978,10 @@ openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real, const void *tr
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Testsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome, &tracer_record);
@@ -22886,7 +25018,8 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
@@ -22899,9 +25032,13 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
     tracer_result = tracer_real(comm, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22924,7 +25061,10 @@ openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Topo_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.status_val = tracer_args.status ? (uint64_t)(int64_t)(*tracer_args.status) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Topo_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Topo_test, &tracer_record);
@@ -22958,7 +25098,8 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
@@ -22971,9 +25112,13 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
     tracer_result = tracer_real(type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -22994,7 +25139,10 @@ openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_commit, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_commit, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_commit, &tracer_record);
@@ -23029,7 +25177,8 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
@@ -23042,9 +25191,13 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
     tracer_result = tracer_real(count, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23070,7 +25223,10 @@ openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_contiguous, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_contiguous, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_contiguous__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous))
@@ -23107,7 +25263,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
@@ -23122,9 +25279,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
                                 psize_array, order, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23166,7 +25327,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_darray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_darray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_darray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_darray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray))
@@ -23211,7 +25375,8 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
@@ -23224,9 +25389,13 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
     tracer_result = tracer_real(p, r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23251,7 +25420,10 @@ openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_complex, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_complex, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_complex__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex))
@@ -23291,7 +25463,8 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
@@ -23304,9 +25477,13 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
     tracer_result = tracer_real(r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23329,7 +25506,10 @@ openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_f
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_integer, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_integer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_integer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer))
@@ -23369,7 +25549,8 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
@@ -23382,9 +25563,13 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
     tracer_result = tracer_real(p, r, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23409,7 +25594,10 @@ openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tra
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_f90_real, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_f90_real, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_f90_real__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real))
@@ -23449,7 +25637,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
@@ -23463,9 +25652,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23497,7 +25690,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block))
@@ -23540,7 +25736,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
@@ -23554,9 +25751,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
         tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23587,7 +25788,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hindexed(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hindexed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hindexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hindexed__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed))
@@ -23627,7 +25831,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
@@ -23640,9 +25845,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23673,7 +25882,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_hvector(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_hvector, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_hvector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_hvector__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector))
@@ -23712,7 +25924,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
@@ -23725,9 +25938,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
     tracer_result = tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_keyval, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23757,7 +25974,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_keyval(
                                                tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval))
@@ -23801,7 +26021,8 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
@@ -23815,9 +26036,13 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
     tracer_result = tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23848,7 +26073,10 @@ openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_blo
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_indexed_block,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_indexed_block,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_indexed_block__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block))
@@ -23888,7 +26116,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -23903,9 +26132,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
         tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -23936,7 +26169,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_struct(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_struct, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_struct, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_struct__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct))
@@ -23980,7 +26216,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
@@ -23994,9 +26231,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
         tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24031,7 +26272,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_create_subarray(
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_subarray, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_subarray, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_subarray__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray))
@@ -24072,7 +26316,8 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
@@ -24085,9 +26330,13 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
     tracer_result = tracer_real(oldtype, lb, extent, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24115,7 +26364,10 @@ openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Type_create_resized, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_create_resized, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_create_resized__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized))
@@ -24153,7 +26405,8 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
@@ -24166,9 +26419,13 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
     tracer_result = tracer_real(type, type_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24190,7 +26447,10 @@ openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr))
@@ -24227,7 +26487,8 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
@@ -24240,9 +26501,13 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
     tracer_result = tracer_real(type, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24265,7 +26530,10 @@ openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_dup, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_dup, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_dup, &tracer_record);
@@ -24299,7 +26567,8 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
@@ -24312,9 +26581,13 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
     tracer_result = tracer_real(type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24335,7 +26608,10 @@ openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free, &tracer_record);
@@ -24369,7 +26645,8 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
@@ -24382,9 +26659,13 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
     tracer_result = tracer_real(type_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24406,7 +26687,10 @@ openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_Type_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_keyval_val =
       tracer_args.type_keyval ? (uint64_t)(int64_t)(*tracer_args.type_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval))
@@ -24443,7 +26727,8 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
@@ -24456,9 +26741,13 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
     tracer_result = tracer_real(type, type_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24486,7 +26775,10 @@ openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_attr, &tracer_record);
@@ -24522,7 +26814,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -24537,9 +26830,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
                                 array_of_integers, array_of_addresses, array_of_datatypes);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24574,7 +26871,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_contents(
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_get_contents, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_contents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_contents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents))
@@ -24615,7 +26915,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
@@ -24628,9 +26929,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
     tracer_result = tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_envelope, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_envelope, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24668,7 +26973,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Type_get_envelope(
       tracer_args.num_datatypes ? (uint64_t)(int64_t)(*tracer_args.num_datatypes) : 0;
   tracer_record.combiner_val =
       tracer_args.combiner ? (uint64_t)(int64_t)(*tracer_args.combiner) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_envelope, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_envelope__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope))
@@ -24707,7 +27015,8 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
@@ -24720,9 +27029,13 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
     tracer_result = tracer_real(type, lb, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24748,7 +27061,10 @@ openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent))
@@ -24785,7 +27101,8 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
@@ -24798,9 +27115,13 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
     tracer_result = tracer_real(type, lb, extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24826,7 +27147,10 @@ openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_re
       tracer_record_call(OPENMPI_ID_MPI_Type_get_extent_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.lb_val = tracer_args.lb ? (uint64_t)(int64_t)(*tracer_args.lb) : 0;
   tracer_record.extent_val = tracer_args.extent ? (uint64_t)(int64_t)(*tracer_args.extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x))
@@ -24864,7 +27188,8 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
@@ -24877,9 +27202,13 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
     tracer_result = tracer_real(type, type_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24908,7 +27237,10 @@ openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
       tracer_args.type_name ? (uint64_t)(int64_t)(*tracer_args.type_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_name, &tracer_record);
@@ -24946,7 +27278,8 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
@@ -24959,9 +27292,13 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
     tracer_result = tracer_real(datatype, true_lb, true_extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -24989,7 +27326,10 @@ openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tra
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent))
@@ -25029,7 +27369,8 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
@@ -25042,9 +27383,13 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
     tracer_result = tracer_real(datatype, true_lb, true_extent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25072,7 +27417,10 @@ openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn 
   tracer_record.true_lb_val = tracer_args.true_lb ? (uint64_t)(int64_t)(*tracer_args.true_lb) : 0;
   tracer_record.true_extent_val =
       tracer_args.true_extent ? (uint64_t)(int64_t)(*tracer_args.true_extent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_get_true_extent_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x))
@@ -25111,7 +27459,8 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
@@ -25125,9 +27474,13 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
         tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25158,7 +27511,10 @@ openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_indexed, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_indexed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_indexed, &tracer_record);
@@ -25197,7 +27553,8 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
@@ -25210,9 +27567,13 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
     tracer_result = tracer_real(typeclass, size, type);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25238,7 +27599,10 @@ openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_match_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.type_val = tracer_args.type ? (uint64_t)(uintptr_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_match_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_match_size__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size))
@@ -25275,7 +27639,8 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
@@ -25288,9 +27653,13 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
     tracer_result = tracer_real(type, type_keyval, attr_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25315,7 +27684,10 @@ openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_attr, &tracer_record);
@@ -25351,7 +27723,8 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
@@ -25364,9 +27737,13 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
     tracer_result = tracer_real(type, type_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25388,7 +27765,10 @@ openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_set_name, &tracer_record);
@@ -25423,7 +27803,8 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
@@ -25436,9 +27817,13 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
     tracer_result = tracer_real(type, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25461,7 +27846,10 @@ openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size, &tracer_record);
@@ -25495,7 +27883,8 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
@@ -25508,9 +27897,13 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
     tracer_result = tracer_real(type, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25533,7 +27926,10 @@ openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_size_x, tracer_depth, tracer_args.tracer_status);
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_size_x, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_size_x, &tracer_record);
@@ -25568,7 +27964,8 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
@@ -25581,9 +27978,13 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
     tracer_result = tracer_real(count, blocklength, stride, oldtype, newtype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25614,7 +28015,10 @@ openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Type_vector, tracer_depth, tracer_args.tracer_status);
   tracer_record.newtype_val = tracer_args.newtype ? (uint64_t)(uintptr_t)(*tracer_args.newtype) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Type_vector, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Type_vector, &tracer_record);
@@ -25651,7 +28055,8 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
@@ -25664,9 +28069,13 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25702,7 +28111,10 @@ openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer
       tracer_record_call(OPENMPI_ID_MPI_Unpack, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack, &tracer_record);
@@ -25738,7 +28150,8 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
@@ -25751,9 +28164,13 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
     tracer_result = tracer_real(service_name, info, port_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25778,7 +28195,10 @@ openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Unpublish_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpublish_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpublish_name, &tracer_record);
@@ -25815,7 +28235,8 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
@@ -25828,9 +28249,13 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
     tracer_result = tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25866,7 +28291,10 @@ openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Unpack_external, tracer_depth, tracer_args.tracer_status);
   tracer_record.position_val =
       tracer_args.position ? (uint64_t)(int64_t)(*tracer_args.position) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Unpack_external, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Unpack_external__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external))
@@ -25905,7 +28333,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) &&
@@ -25918,9 +28347,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
     tracer_result = tracer_real(count, array_of_requests, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -25949,7 +28382,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitall(openmpi_MPI_Wait
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Waitall, tracer_depth, tracer_args.tracer_status);
   tracer_record.bytes = tracer_completed;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitall, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall, &tracer_record);
@@ -25986,7 +28422,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
@@ -25999,9 +28436,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
     tracer_result = tracer_real(count, array_of_requests, index, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26030,7 +28471,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Waitany(openmpi_MPI_Wait
       tracer_record_call(OPENMPI_ID_MPI_Waitany, tracer_depth, tracer_args.tracer_status);
   tracer_record.index_val = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitany, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany, &tracer_record);
@@ -26066,7 +28510,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(request, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) &&
@@ -26079,9 +28524,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
     tracer_result = tracer_real(request, status);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26106,7 +28555,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn
       tracer_record_call(OPENMPI_ID_MPI_Wait, tracer_depth, tracer_args.tracer_status);
   tracer_record.request_val = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record.bytes = tracer_request_completed(tracer_record.request_in);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait, &tracer_record);
@@ -26140,7 +28592,8 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
@@ -26154,9 +28607,13 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
         tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Waitsome, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26189,7 +28646,10 @@ openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real, const void *tr
   tracer_record.outcount_val =
       tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
   tracer_record.bytes = 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Waitsome, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome, &tracer_record);
@@ -26227,7 +28687,8 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
@@ -26240,9 +28701,13 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26274,7 +28739,10 @@ openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_allocate, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate, &tracer_record);
@@ -26311,7 +28779,8 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
@@ -26324,9 +28793,13 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
     tracer_result = tracer_real(size, disp_unit, info, comm, baseptr, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26358,7 +28831,10 @@ openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_allocate_shared, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_allocate_shared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_allocate_shared__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared))
@@ -26396,7 +28872,8 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
@@ -26409,9 +28886,13 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
     tracer_result = tracer_real(win, base, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26435,7 +28916,10 @@ openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_attach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_attach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_attach, &tracer_record);
@@ -26469,7 +28953,8 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
@@ -26482,9 +28967,13 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
     tracer_result = tracer_real(win, errorcode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26506,7 +28995,10 @@ openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_call_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_call_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_call_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler))
@@ -26543,7 +29035,8 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
@@ -26556,9 +29049,13 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26578,7 +29075,10 @@ openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_complete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_complete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_complete, &tracer_record);
@@ -26613,7 +29113,8 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
@@ -26626,9 +29127,13 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
     tracer_result = tracer_real(base, size, disp_unit, info, comm, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26660,7 +29165,10 @@ openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create, &tracer_record);
@@ -26697,7 +29205,8 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
@@ -26710,9 +29219,13 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
     tracer_result = tracer_real(info, comm, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26737,7 +29250,10 @@ openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_create_dynamic, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_dynamic, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_dynamic__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic))
@@ -26776,7 +29292,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
@@ -26789,9 +29306,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
     tracer_result = tracer_real(function, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_create_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26815,7 +29336,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_errhandler(
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler))
@@ -26853,7 +29377,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
@@ -26866,9 +29391,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
     tracer_result = tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26898,7 +29427,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_Win_create_keyval(
       tracer_record_call(OPENMPI_ID_MPI_Win_create_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_create_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_create_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval))
@@ -26938,7 +29470,8 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
@@ -26951,9 +29484,13 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
     tracer_result = tracer_real(win, win_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -26975,7 +29512,10 @@ openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_delete_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_delete_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_delete_attr__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr))
@@ -27011,7 +29551,8 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
@@ -27024,9 +29565,13 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
     tracer_result = tracer_real(win, base);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27048,7 +29593,10 @@ openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_detach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_detach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_detach, &tracer_record);
@@ -27082,7 +29630,8 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
@@ -27095,9 +29644,13 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
     tracer_result = tracer_real(assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27119,7 +29672,10 @@ openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_fence, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_fence, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_fence, &tracer_record);
@@ -27153,7 +29709,8 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
@@ -27166,9 +29723,13 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27190,7 +29751,10 @@ openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush, &tracer_record);
@@ -27224,7 +29788,8 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
@@ -27237,9 +29802,13 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27259,7 +29828,10 @@ openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_all, &tracer_record);
@@ -27293,7 +29865,8 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
@@ -27306,9 +29879,13 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27330,7 +29907,10 @@ openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_flush_local, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local))
@@ -27365,7 +29945,8 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
@@ -27378,9 +29959,13 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27400,7 +29985,10 @@ openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_flush_local_all, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_flush_local_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_flush_local_all__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all))
@@ -27436,7 +30024,8 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
@@ -27449,9 +30038,13 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27472,7 +30065,10 @@ openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_val = tracer_args.win ? (uint64_t)(uintptr_t)(*tracer_args.win) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free, &tracer_record);
@@ -27506,7 +30102,8 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
@@ -27519,9 +30116,13 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
     tracer_result = tracer_real(win_keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27543,7 +30144,10 @@ openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_Win_free_keyval, tracer_depth, tracer_args.tracer_status);
   tracer_record.win_keyval_val =
       tracer_args.win_keyval ? (uint64_t)(int64_t)(*tracer_args.win_keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_free_keyval, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_free_keyval__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval))
@@ -27578,7 +30182,8 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
@@ -27591,9 +30196,13 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27621,7 +30230,10 @@ openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_attr, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_attr, &tracer_record);
@@ -27657,7 +30269,8 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
@@ -27670,9 +30283,13 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
     tracer_result = tracer_real(win, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_get_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_get_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27696,7 +30313,10 @@ openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.errhandler_val =
       tracer_args.errhandler ? (uint64_t)(uintptr_t)(*tracer_args.errhandler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler))
@@ -27733,7 +30353,8 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
@@ -27746,9 +30367,13 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
     tracer_result = tracer_real(win, group);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27771,7 +30396,10 @@ openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_get_group, tracer_depth, tracer_args.tracer_status);
   tracer_record.group_val = tracer_args.group ? (uint64_t)(uintptr_t)(*tracer_args.group) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_group, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_group, &tracer_record);
@@ -27805,7 +30433,8 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
@@ -27818,9 +30447,13 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
     tracer_result = tracer_real(win, info_used);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27844,7 +30477,10 @@ openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real, const 
       tracer_record_call(OPENMPI_ID_MPI_Win_get_info, tracer_depth, tracer_args.tracer_status);
   tracer_record.info_used_val =
       tracer_args.info_used ? (uint64_t)(uintptr_t)(*tracer_args.info_used) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_info, &tracer_record);
@@ -27878,7 +30514,8 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
@@ -27891,9 +30528,13 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_name, resultlen);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_get_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_get_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27922,7 +30563,10 @@ openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real, const 
       tracer_args.win_name ? (uint64_t)(int64_t)(*tracer_args.win_name) : 0;
   tracer_record.resultlen_val =
       tracer_args.resultlen ? (uint64_t)(int64_t)(*tracer_args.resultlen) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_get_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_get_name, &tracer_record);
@@ -27957,7 +30601,8 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
@@ -27970,9 +30615,13 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
     tracer_result = tracer_real(lock_type, rank, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -27999,7 +30648,10 @@ openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock, &tracer_record);
@@ -28034,7 +30686,8 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
@@ -28047,9 +30700,13 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
     tracer_result = tracer_real(assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28071,7 +30728,10 @@ openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_lock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_lock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_lock_all, &tracer_record);
@@ -28105,7 +30765,8 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
@@ -28118,9 +30779,13 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
     tracer_result = tracer_real(group, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28144,7 +30809,10 @@ openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_post, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_post, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_post, &tracer_record);
@@ -28178,7 +30846,8 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
@@ -28191,9 +30860,13 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28218,7 +30891,10 @@ openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_attr, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_attr, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_attr, &tracer_record);
@@ -28254,7 +30930,8 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
@@ -28267,9 +30944,13 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
     tracer_result = tracer_real(win, errhandler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28291,7 +30972,10 @@ openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_Win_set_errhandler, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_errhandler, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_errhandler__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler))
@@ -28328,7 +31012,8 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
@@ -28341,9 +31026,13 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
     tracer_result = tracer_real(win, info);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28365,7 +31054,10 @@ openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_info, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_info, &tracer_record);
@@ -28399,7 +31091,8 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
@@ -28412,9 +31105,13 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
     tracer_result = tracer_real(win, win_name);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28436,7 +31133,10 @@ openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_set_name, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_set_name, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_set_name, &tracer_record);
@@ -28471,7 +31171,8 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
@@ -28484,9 +31185,13 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
     tracer_result = tracer_real(win, rank, size, disp_unit, baseptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_shared_query, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Win_shared_query, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28518,7 +31223,10 @@ openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real
   tracer_record.size_val = tracer_args.size ? (uint64_t)(int64_t)(*tracer_args.size) : 0;
   tracer_record.disp_unit_val =
       tracer_args.disp_unit ? (uint64_t)(int64_t)(*tracer_args.disp_unit) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_shared_query, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_shared_query__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query))
@@ -28555,7 +31263,8 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
@@ -28568,9 +31277,13 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
     tracer_result = tracer_real(group, assert, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28594,7 +31307,10 @@ openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_start, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_start, &tracer_record);
@@ -28628,7 +31344,8 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
@@ -28641,9 +31358,13 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28663,7 +31384,10 @@ openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_sync, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_sync, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_sync, &tracer_record);
@@ -28697,7 +31421,8 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
@@ -28710,9 +31435,13 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28735,7 +31464,10 @@ openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_test, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_test, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_test, &tracer_record);
@@ -28769,7 +31501,8 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
@@ -28782,9 +31515,13 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
     tracer_result = tracer_real(rank, win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28806,7 +31543,10 @@ openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock, &tracer_record);
@@ -28840,7 +31580,8 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
@@ -28853,9 +31594,13 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28875,7 +31620,10 @@ openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_unlock_all, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_unlock_all, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_unlock_all, &tracer_record);
@@ -28909,7 +31657,8 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
@@ -28922,9 +31671,13 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
     tracer_result = tracer_real(win);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -28944,7 +31697,10 @@ openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Win_wait, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Win_wait, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Win_wait, &tracer_record);
@@ -28977,7 +31733,8 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
@@ -28990,8 +31747,11 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29010,7 +31770,10 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtick, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtick, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtick, &tracer_record);
@@ -29042,7 +31805,8 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
@@ -29055,8 +31819,11 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, 0));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, 0, tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, 0));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29075,7 +31842,10 @@ __attribute__((noinline)) static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wti
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Wtime, tracer_depth, tracer_args.tracer_status);
   tracer_record.result = tracer_slot_double(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Wtime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wtime, &tracer_record);
@@ -29108,7 +31878,8 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
@@ -29121,9 +31892,13 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
     tracer_result = tracer_real(required, provided);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29147,7 +31922,10 @@ openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_init_thread, tracer_depth, tracer_args.tracer_status);
   tracer_record.provided_val =
       tracer_args.provided ? (uint64_t)(int64_t)(*tracer_args.provided) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_init_thread, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_init_thread, &tracer_record);
@@ -29181,7 +31959,8 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
@@ -29194,9 +31973,13 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
     tracer_result = tracer_real();
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29214,7 +31997,10 @@ openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_finalize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_finalize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_finalize, &tracer_record);
@@ -29248,7 +32034,8 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
@@ -29261,9 +32048,13 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
     tracer_result = tracer_real(num_cvar);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29285,7 +32076,10 @@ openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_cvar_val =
       tracer_args.num_cvar ? (uint64_t)(int64_t)(*tracer_args.num_cvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_num, &tracer_record);
@@ -29320,7 +32114,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -29335,9 +32130,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
                                 desc_len, bind, scope);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29392,7 +32191,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_cvar_get_info(
       tracer_args.desc_len ? (uint64_t)(int64_t)(*tracer_args.desc_len) : 0;
   tracer_record.bind_val = tracer_args.bind ? (uint64_t)(int64_t)(*tracer_args.bind) : 0;
   tracer_record.scope_val = tracer_args.scope ? (uint64_t)(int64_t)(*tracer_args.scope) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info))
@@ -29432,7 +32234,8 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
@@ -29445,9 +32248,13 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
     tracer_result = tracer_real(name, cvar_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29471,7 +32278,10 @@ openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.cvar_index_val =
       tracer_args.cvar_index ? (uint64_t)(int64_t)(*tracer_args.cvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index))
@@ -29509,7 +32319,8 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
@@ -29522,9 +32333,13 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
     tracer_result = tracer_real(cvar_index, obj_handle, handle, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29553,7 +32368,10 @@ openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_alloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc))
@@ -29591,7 +32409,8 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
@@ -29604,9 +32423,13 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
     tracer_result = tracer_real(handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29627,7 +32450,10 @@ openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_cvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_handle_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_handle_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free))
@@ -29663,7 +32489,8 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
@@ -29676,9 +32503,13 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
     tracer_result = tracer_real(handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29700,7 +32531,10 @@ openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_read, &tracer_record);
@@ -29734,7 +32568,8 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
@@ -29747,9 +32582,13 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
     tracer_result = tracer_real(handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29771,7 +32610,10 @@ openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_cvar_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_cvar_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_cvar_write, &tracer_record);
@@ -29805,7 +32647,8 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
@@ -29818,9 +32661,13 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
     tracer_result = tracer_real(num_cat);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29841,7 +32688,10 @@ openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_num, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.num_cat_val = tracer_args.num_cat ? (uint64_t)(int64_t)(*tracer_args.num_cat) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_num__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num))
@@ -29879,7 +32729,8 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -29894,9 +32745,13 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
                                 num_categories);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_info, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_info, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -29945,7 +32800,10 @@ openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *trace
       tracer_args.num_pvars ? (uint64_t)(int64_t)(*tracer_args.num_pvars) : 0;
   tracer_record.num_categories_val =
       tracer_args.num_categories ? (uint64_t)(int64_t)(*tracer_args.num_categories) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info))
@@ -29988,7 +32846,8 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
@@ -30001,9 +32860,13 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
     tracer_result = tracer_real(name, category_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_index, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30027,7 +32890,10 @@ openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tra
                                                tracer_args.tracer_status);
   tracer_record.category_index_val =
       tracer_args.category_index ? (uint64_t)(int64_t)(*tracer_args.category_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index))
@@ -30067,7 +32933,8 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
@@ -30080,9 +32947,13 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30107,7 +32978,10 @@ openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_cvars, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_cvars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_cvars__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars))
@@ -30147,7 +33021,8 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
@@ -30160,9 +33035,13 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30187,7 +33066,10 @@ openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_pvars, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_pvars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_pvars__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars))
@@ -30227,7 +33109,8 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
@@ -30241,9 +33124,13 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
     tracer_result = tracer_real(cat_index, len, indices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30268,7 +33155,10 @@ openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categori
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_get_categories,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_get_categories,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_get_categories__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories))
@@ -30305,7 +33195,8 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
@@ -30318,9 +33209,13 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
     tracer_result = tracer_real(stamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30341,7 +33236,10 @@ openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_category_changed, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.stamp_val = tracer_args.stamp ? (uint64_t)(int64_t)(*tracer_args.stamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_category_changed, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_category_changed__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed))
@@ -30377,7 +33275,8 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
@@ -30390,9 +33289,13 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
     tracer_result = tracer_real(num_pvar);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30414,7 +33317,10 @@ openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_num, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_pvar_val =
       tracer_args.num_pvar ? (uint64_t)(int64_t)(*tracer_args.num_pvar) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_num, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_num, &tracer_record);
@@ -30450,7 +33356,8 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -30465,9 +33372,13 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
                                 enumtype, desc, desc_len, bind, readonly, continuous, atomic);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30535,7 +33446,10 @@ __attribute__((noinline)) static int openmpi_traced_MPI_T_pvar_get_info(
   tracer_record.continuous_val =
       tracer_args.continuous ? (uint64_t)(int64_t)(*tracer_args.continuous) : 0;
   tracer_record.atomic_val = tracer_args.atomic ? (uint64_t)(int64_t)(*tracer_args.atomic) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info))
@@ -30576,7 +33490,8 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
@@ -30589,9 +33504,13 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
     tracer_result = tracer_real(name, var_class, pvar_index);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30618,7 +33537,10 @@ openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_get_index, tracer_depth, tracer_args.tracer_status);
   tracer_record.pvar_index_val =
       tracer_args.pvar_index ? (uint64_t)(int64_t)(*tracer_args.pvar_index) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_get_index, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_get_index__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index))
@@ -30657,7 +33579,8 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
@@ -30670,9 +33593,13 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
     tracer_result = tracer_real(session);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30693,7 +33620,10 @@ openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *t
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_create, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_create__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create))
@@ -30730,7 +33660,8 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
@@ -30743,9 +33674,13 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
     tracer_result = tracer_real(session);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30766,7 +33701,10 @@ openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *trace
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_session_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.session_val = tracer_args.session ? (uint64_t)(uintptr_t)(*tracer_args.session) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_session_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_session_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free))
@@ -30804,7 +33742,8 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
@@ -30817,9 +33756,13 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
     tracer_result = tracer_real(session, pvar_index, obj_handle, handle, count);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30851,7 +33794,10 @@ openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
   tracer_record.count_val = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_alloc, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc))
@@ -30890,7 +33836,8 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
@@ -30903,9 +33850,13 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -30928,7 +33879,10 @@ openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_
   tracer_record.head.call = tracer_record_call(OPENMPI_ID_MPI_T_pvar_handle_free, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.handle_val = tracer_args.handle ? (uint64_t)(uintptr_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_handle_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_handle_free__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free))
@@ -30965,7 +33919,8 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
@@ -30978,9 +33933,13 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31002,7 +33961,10 @@ openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_start, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_start, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_start, &tracer_record);
@@ -31036,7 +33998,8 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
@@ -31049,9 +34012,13 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31073,7 +34040,10 @@ openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_stop, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_stop, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_stop, &tracer_record);
@@ -31107,7 +34077,8 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
@@ -31120,9 +34091,13 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31146,7 +34121,10 @@ openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_read, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_read, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_read, &tracer_record);
@@ -31182,7 +34160,8 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
@@ -31195,9 +34174,13 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31221,7 +34204,10 @@ openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_write, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_write, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_write, &tracer_record);
@@ -31256,7 +34242,8 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
@@ -31269,9 +34256,13 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
     tracer_result = tracer_real(session, handle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31293,7 +34284,10 @@ openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_reset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_reset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_reset, &tracer_record);
@@ -31328,7 +34322,8 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
@@ -31341,9 +34336,13 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
     tracer_result = tracer_real(session, handle, buf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth,
+                                           (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31367,7 +34366,10 @@ openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_T_pvar_readreset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_pvar_readreset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_pvar_readreset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset))
@@ -31405,7 +34407,8 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
@@ -31418,9 +34421,13 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
     tracer_result = tracer_real(enumtype, num, name, name_len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_enum_get_info, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_enum_get_info, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31451,7 +34458,10 @@ openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_info, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_info__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info))
@@ -31488,7 +34498,8 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
@@ -31501,9 +34512,13 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
     tracer_result = tracer_real(enumtype, index, value, name, name_len);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_T_enum_get_item, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_T_enum_get_item, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31537,7 +34552,10 @@ openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
   tracer_record.name_val = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
   tracer_record.name_len_val =
       tracer_args.name_len ? (uint64_t)(int64_t)(*tracer_args.name_len) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_T_enum_get_item, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_T_enum_get_item__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item))
@@ -31573,7 +34591,8 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
@@ -31586,9 +34605,13 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
     tracer_result = tracer_real(comm, keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31610,7 +34633,10 @@ openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_delete, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_delete, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_delete, &tracer_record);
@@ -31644,7 +34670,8 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
@@ -31657,9 +34684,13 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, keyval, attribute_val, flag);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31687,7 +34718,10 @@ openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_get, tracer_depth, tracer_args.tracer_status);
   tracer_record.flag_val = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_get, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_get, &tracer_record);
@@ -31722,7 +34756,8 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
@@ -31735,9 +34770,13 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
     tracer_result = tracer_real(comm, keyval, attribute_val);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31762,7 +34801,10 @@ openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Attr_put, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Attr_put, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Attr_put, &tracer_record);
@@ -31798,7 +34840,8 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
@@ -31811,9 +34854,13 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
     tracer_result = tracer_real(copy_fn, delete_fn, keyval, extra_state);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31841,7 +34888,10 @@ openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_create, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_create, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_create, &tracer_record);
@@ -31877,7 +34927,8 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
   }
-  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || openmpi_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
@@ -31890,9 +34941,13 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
     tracer_result = tracer_real(keyval);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
-        tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          openmpi_batch, openmpi_write_calls, tracer_start, tracer_end,
+          tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, (int64_t)tracer_result));
     openmpi_depth--;
     return tracer_result;
   }
@@ -31913,7 +34968,10 @@ openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(OPENMPI_ID_MPI_Keyval_free, tracer_depth, tracer_args.tracer_status);
   tracer_record.keyval_val = tracer_args.keyval ? (uint64_t)(int64_t)(*tracer_args.keyval) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
+  if (tracer_recording_counting())
+    tracer_count_span("openmpi", OPENMPI_ID_MPI_Keyval_free, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Keyval_free, &tracer_record);

@@ -8,8 +8,10 @@
  * - ze_traced_F records the call. The wrapper checked the events only when the
  *   real function was resolved, so the first call checks them here. A call from inside
  *   another traced call of this backend, or made while the recording is paused, goes
- *   straight to the library. Minimal mode keeps no arguments: a function that no hook or
- *   command needs the arguments of puts the call into its thread's batch
+ *   straight to the library; once the trace reached its bound (tracer_recording.h) a call
+ *   is counted with its times (tracer_count_span) instead of written. Minimal mode
+ *   keeps no arguments: a function that no hook or command needs the arguments of puts
+ *   the call into its thread's batch
  *   (runtime/tracer_call_batch.h), and a function the spec counts (trace.counted) adds it
  *   to its thread's entry for it, which counts every call and times one in 16 on the
  *   counting clock (tracer_count_now), cheaper than the trace clock. Otherwise the record
@@ -977,7 +979,8 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -990,8 +993,11 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
     tracer_result = tracer_real(flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeInit, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeInit, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeInit, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1011,7 +1017,10 @@ ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller, ze_init_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeInit, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeInit, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit))
     lttng_ust_tracepoint(lttng_ust_ze, zeInit, &tracer_record);
@@ -1045,7 +1054,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -1058,8 +1068,12 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
     tracer_result = tracer_real(pCount, phDrivers);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1082,7 +1096,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGe
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGet, &tracer_record);
@@ -1115,7 +1132,8 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -1128,9 +1146,13 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
     tracer_result = tracer_real(hDriver, version);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1153,7 +1175,10 @@ ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetApiVersion, tracer_depth, tracer_args.tracer_status);
   tracer_record.version_val = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetApiVersion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetApiVersion, &tracer_record);
@@ -1189,7 +1214,8 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -1202,9 +1228,13 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hDriver, pDriverProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1226,7 +1256,10 @@ ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetProperties, &tracer_record);
@@ -1264,7 +1297,8 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1277,9 +1311,13 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
     tracer_result = tracer_real(hDriver, pIpcProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1301,7 +1339,10 @@ ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDriverGetIpcProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetIpcProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetIpcProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties))
@@ -1342,7 +1383,8 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1355,9 +1397,13 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
     tracer_result = tracer_real(hDriver, pCount, pExtensionProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1383,7 +1429,10 @@ ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDriverGetExtensionProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetExtensionProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties))
@@ -1423,7 +1472,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1450,7 +1500,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDriverGetExtensionFunct
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.ppFunctionAddress_val =
       tracer_args.ppFunctionAddress ? (uint64_t)(uintptr_t)(*tracer_args.ppFunctionAddress) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDriverGetExtensionFunctionAddress, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress))
@@ -1488,7 +1541,8 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1501,8 +1555,12 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
     tracer_result = tracer_real(hDriver, pCount, phDevices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1528,7 +1586,10 @@ ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGet, &tracer_record);
@@ -1564,7 +1625,8 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1577,9 +1639,13 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pCount, phSubdevices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1605,7 +1671,10 @@ ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetSubDevices, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetSubDevices, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetSubDevices, &tracer_record);
@@ -1642,7 +1711,8 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1655,9 +1725,13 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pDeviceProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1679,7 +1753,10 @@ ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetProperties, &tracer_record);
@@ -1717,7 +1794,8 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1730,9 +1808,13 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
     tracer_result = tracer_real(hDevice, pComputeProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1754,7 +1836,10 @@ ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetComputeProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetComputeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetComputeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties))
@@ -1794,7 +1879,8 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1807,9 +1893,13 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
     tracer_result = tracer_real(hDevice, pModuleProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1831,7 +1921,10 @@ ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetModuleProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetModuleProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetModuleProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties))
@@ -1872,7 +1965,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1886,9 +1980,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
     tracer_result = tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1915,7 +2013,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCommandQueueGr
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetCommandQueueGroupProperties,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetCommandQueueGroupProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties))
@@ -1955,7 +2056,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1968,9 +2070,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
     tracer_result = tracer_real(hDevice, pCount, pMemProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -1996,7 +2102,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryProperti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties))
@@ -2036,7 +2145,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -2049,9 +2159,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
     tracer_result = tracer_real(hDevice, pMemAccessProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2073,7 +2187,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetMemoryAccessPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetMemoryAccessProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetMemoryAccessProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties))
@@ -2113,7 +2230,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -2126,9 +2244,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
     tracer_result = tracer_real(hDevice, pCount, pCacheProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2154,7 +2276,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetCachePropertie
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetCacheProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetCacheProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetCacheProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties))
@@ -2194,7 +2319,8 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -2207,9 +2333,13 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
     tracer_result = tracer_real(hDevice, pImageProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2231,7 +2361,10 @@ ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetImageProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetImageProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetImageProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties))
@@ -2271,7 +2404,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -2284,9 +2418,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
     tracer_result = tracer_real(hDevice, pExternalMemoryProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2310,7 +2448,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceGetExternalMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDeviceGetExternalMemoryProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetExternalMemoryProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties))
@@ -2351,7 +2492,8 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -2364,9 +2506,13 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
     tracer_result = tracer_real(hDevice, hPeerDevice, pP2PProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2391,7 +2537,10 @@ ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetP2PProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetP2PProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetP2PProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties))
@@ -2429,7 +2578,8 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -2442,9 +2592,13 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, hPeerDevice, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2470,7 +2624,10 @@ ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceCanAccessPeer, tracer_depth, tracer_args.tracer_status);
   tracer_record.value_val = tracer_args.value ? (uint64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceCanAccessPeer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceCanAccessPeer, &tracer_record);
@@ -2506,7 +2663,8 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -2519,9 +2677,13 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2541,7 +2703,10 @@ ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceGetStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetStatus, &tracer_record);
@@ -2577,7 +2742,8 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2590,9 +2756,13 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
     tracer_result = tracer_real(hDevice, hostTimestamp, deviceTimestamp);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDeviceGetGlobalTimestamps, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetGlobalTimestamps, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2621,7 +2791,10 @@ ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_
       tracer_args.hostTimestamp ? (uint64_t)(*tracer_args.hostTimestamp) : 0;
   tracer_record.deviceTimestamp_val =
       tracer_args.deviceTimestamp ? (uint64_t)(*tracer_args.deviceTimestamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetGlobalTimestamps, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps))
@@ -2660,7 +2833,8 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2673,9 +2847,13 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hDriver, desc, phContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2702,7 +2880,10 @@ ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeContextCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreate, &tracer_record);
@@ -2739,7 +2920,8 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2752,9 +2934,13 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDriver, desc, numDevices, phDevices, phContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextCreateEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2786,7 +2972,10 @@ ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeContextCreateEx, tracer_depth, tracer_args.tracer_status);
   tracer_record.phContext_val =
       tracer_args.phContext ? (uint64_t)(uintptr_t)(*tracer_args.phContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextCreateEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextCreateEx, &tracer_record);
@@ -2823,7 +3012,8 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2843,7 +3033,10 @@ ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextDestroy, &tracer_record);
@@ -2877,7 +3070,8 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2890,9 +3084,13 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextGetStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2912,7 +3110,10 @@ ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextGetStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextGetStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextGetStatus, &tracer_record);
@@ -2948,7 +3149,8 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2961,9 +3163,13 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, desc, phCommandQueue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -2992,7 +3198,10 @@ ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeCommandQueueCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandQueue_val =
       tracer_args.phCommandQueue ? (uint64_t)(uintptr_t)(*tracer_args.phCommandQueue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueCreate, &tracer_record);
@@ -3029,7 +3238,8 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -3042,9 +3252,13 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(hCommandQueue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3064,7 +3278,10 @@ ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueDestroy, &tracer_record);
@@ -3101,7 +3318,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -3130,7 +3348,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandQueueExecuteComm
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandQueueExecuteCommandLists,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueExecuteCommandLists, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists))
@@ -3173,7 +3394,8 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -3195,7 +3417,10 @@ ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandQueueSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandQueueSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandQueueSynchronize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize))
@@ -3234,7 +3459,8 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -3266,7 +3492,10 @@ ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeCommandListCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreate, &tracer_record);
@@ -3305,7 +3534,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -3337,7 +3567,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListCreateImmedi
                                                tracer_args.tracer_status);
   tracer_record.phCommandList_val =
       tracer_args.phCommandList ? (uint64_t)(uintptr_t)(*tracer_args.phCommandList) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListCreateImmediate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListCreateImmediate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate))
@@ -3376,7 +3609,8 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3396,7 +3630,10 @@ ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListDestroy, &tracer_record);
@@ -3430,7 +3667,8 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -3443,9 +3681,13 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
     tracer_result = tracer_real(hCommandList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListClose, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3465,7 +3707,10 @@ ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListClose, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListClose, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListClose, &tracer_record);
@@ -3499,7 +3744,8 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3519,7 +3765,10 @@ ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListReset, &tracer_record);
@@ -3556,7 +3805,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -3570,9 +3820,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
     tracer_result = tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3603,7 +3857,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWriteG
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.dstptr_val = tracer_args.dstptr ? (uint64_t)(*tracer_args.dstptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendWriteGlobalTimestamp,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendWriteGlobalTimestamp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp))
@@ -3647,7 +3905,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -3660,9 +3919,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
     tracer_result = tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3689,7 +3952,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendBarrie
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier))
@@ -3733,7 +3999,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3749,9 +4016,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3785,7 +4056,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryRangesBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryRangesBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier))
@@ -3830,7 +4104,8 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -3843,9 +4118,13 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
     tracer_result = tracer_real(hContext, hDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -3867,7 +4146,10 @@ ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextSystemBarrier, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextSystemBarrier, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextSystemBarrier, &tracer_record);
@@ -3905,7 +4187,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3954,7 +4237,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy))
@@ -4000,7 +4286,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4052,7 +4339,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryFill, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryFill, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryFill__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill))
@@ -4099,7 +4389,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -4163,7 +4454,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyRegion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion))
@@ -4212,7 +4506,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
                                        zeCommandListAppendMemoryCopyFromContext__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4265,7 +4560,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryCopyFromContext,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryCopyFromContext,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendMemoryCopyFromContext__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext))
@@ -4312,7 +4611,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4327,9 +4627,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4361,7 +4665,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopy, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy))
@@ -4407,7 +4714,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4422,9 +4730,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4461,7 +4773,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyRegion,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyRegion, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion))
@@ -4507,7 +4822,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4522,9 +4838,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4558,7 +4878,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory))
@@ -4606,7 +4929,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4622,9 +4946,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4658,7 +4986,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemory,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory))
@@ -4704,7 +5035,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -4717,9 +5049,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
     tracer_result = tracer_real(hCommandList, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4744,7 +5080,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemory
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemoryPrefetch,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemoryPrefetch, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch))
@@ -4784,7 +5123,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -4797,9 +5137,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
     tracer_result = tracer_real(hCommandList, hDevice, ptr, size, advice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4828,7 +5172,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendMemAdv
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendMemAdvise, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendMemAdvise, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendMemAdvise__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise))
@@ -4869,7 +5216,8 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -4901,7 +5249,10 @@ ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real, const void *tr
       tracer_record_call(ZE_ID_zeEventPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCreate, &tracer_record);
@@ -4938,7 +5289,8 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -4951,9 +5303,13 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
     tracer_result = tracer_real(hEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -4973,7 +5329,10 @@ ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolDestroy, &tracer_record);
@@ -5008,7 +5367,8 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -5021,9 +5381,13 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hEventPool, desc, phEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5049,7 +5413,10 @@ ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEvent_val = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventCreate, &tracer_record);
@@ -5084,7 +5451,8 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -5097,9 +5465,13 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5119,7 +5491,10 @@ ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventDestroy, &tracer_record);
@@ -5153,7 +5528,8 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -5166,9 +5542,13 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
     tracer_result = tracer_real(hEventPool, phIpc);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5190,7 +5570,10 @@ ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolGetIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolGetIpcHandle, &tracer_record);
@@ -5229,7 +5612,8 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -5242,9 +5626,13 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
     tracer_result = tracer_real(hContext, hIpc, phEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5270,7 +5658,10 @@ ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zeEventPoolOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.phEventPool_val =
       tracer_args.phEventPool ? (uint64_t)(uintptr_t)(*tracer_args.phEventPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolOpenIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolOpenIpcHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle))
@@ -5308,7 +5699,8 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -5321,9 +5713,13 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
     tracer_result = tracer_real(hEventPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5343,7 +5739,10 @@ ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventPoolCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventPoolCloseIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventPoolCloseIpcHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle))
@@ -5381,7 +5780,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -5394,9 +5794,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
     tracer_result = tracer_real(hCommandList, hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5418,7 +5822,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendSignal
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendSignalEvent, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendSignalEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendSignalEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent))
@@ -5458,7 +5865,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -5471,9 +5879,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
     tracer_result = tracer_real(hCommandList, numEvents, phEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5498,7 +5910,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendWaitOn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendWaitOnEvents, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendWaitOnEvents, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents))
@@ -5536,7 +5951,8 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -5549,9 +5965,13 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventHostSignal, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5571,7 +5991,10 @@ ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSignal, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostSignal, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSignal, &tracer_record);
@@ -5606,7 +6029,8 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -5628,7 +6052,10 @@ ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostSynchronize, &tracer_record);
@@ -5663,7 +6090,8 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -5683,7 +6111,10 @@ ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryStatus, &tracer_record);
@@ -5719,7 +6150,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -5732,9 +6164,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
     tracer_result = tracer_real(hCommandList, hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5756,7 +6192,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendEventR
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendEventReset, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendEventReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendEventReset__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset))
@@ -5794,7 +6233,8 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -5807,9 +6247,13 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hEvent);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventHostReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5829,7 +6273,10 @@ ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventHostReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventHostReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventHostReset, &tracer_record);
@@ -5865,7 +6312,8 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -5878,9 +6326,13 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
     tracer_result = tracer_real(hEvent, dstptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -5902,7 +6354,10 @@ ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeEventQueryKernelTimestamp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryKernelTimestamp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryKernelTimestamp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp))
@@ -5945,7 +6400,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
                                        zeCommandListAppendQueryKernelTimestamps__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -5961,9 +6417,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
                                 numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6001,7 +6461,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendQueryK
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendQueryKernelTimestamps,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendQueryKernelTimestamps,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendQueryKernelTimestamps__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps))
@@ -6046,7 +6510,8 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -6059,9 +6524,13 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hCommandQueue, desc, phFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6087,7 +6556,10 @@ ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phFence_val = tracer_args.phFence ? (uint64_t)(uintptr_t)(*tracer_args.phFence) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceCreate, &tracer_record);
@@ -6122,7 +6594,8 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -6135,9 +6608,13 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6157,7 +6634,10 @@ ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceDestroy, &tracer_record);
@@ -6191,7 +6671,8 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -6213,7 +6694,10 @@ ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceHostSynchronize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceHostSynchronize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceHostSynchronize, &tracer_record);
@@ -6248,7 +6732,8 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -6261,9 +6746,13 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6283,7 +6772,10 @@ ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceQueryStatus, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceQueryStatus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceQueryStatus, &tracer_record);
@@ -6317,7 +6809,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -6330,8 +6823,12 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
     tracer_result = tracer_real(hFence);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFenceReset, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6351,7 +6848,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFenceReset(ze_zeFenceRe
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFenceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFenceReset, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zeFenceReset, &tracer_record);
@@ -6385,7 +6885,8 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -6398,9 +6899,13 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, desc, pImageProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6425,7 +6930,10 @@ ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetProperties, &tracer_record);
@@ -6462,7 +6970,8 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -6475,9 +6984,13 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
     tracer_result = tracer_real(hContext, hDevice, desc, phImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6505,7 +7018,10 @@ ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real, const void *tracer_cal
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImage_val = tracer_args.phImage ? (uint64_t)(uintptr_t)(*tracer_args.phImage) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageCreate, &tracer_record);
@@ -6540,7 +7056,8 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -6553,9 +7070,13 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6575,7 +7096,10 @@ ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeImageDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageDestroy, &tracer_record);
@@ -6609,7 +7133,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6647,7 +7172,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemAllocShared(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocShared, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocShared, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocShared, &tracer_record);
@@ -6687,7 +7215,8 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6723,7 +7252,10 @@ ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real, const void *trac
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocDevice, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocDevice, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocDevice, &tracer_record);
@@ -6761,7 +7293,8 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -6795,7 +7328,10 @@ ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemAllocHost, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemAllocHost, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemAllocHost, &tracer_record);
@@ -6831,7 +7367,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -6853,7 +7390,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemFree, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFree, &tracer_record);
@@ -6887,7 +7427,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -6900,9 +7441,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
     tracer_result = tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -6931,7 +7476,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeMemGetAllocProperties(
       tracer_record_call(ZE_ID_zeMemGetAllocProperties, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetAllocProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAllocProperties, &tracer_record);
@@ -6969,7 +7517,8 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -6982,9 +7531,13 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, ptr, pBase, pSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7013,7 +7566,10 @@ ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeMemGetAddressRange, tracer_depth, tracer_args.tracer_status);
   tracer_record.pBase_val = tracer_args.pBase ? (uint64_t)(uintptr_t)(*tracer_args.pBase) : 0;
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetAddressRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetAddressRange, &tracer_record);
@@ -7050,7 +7606,8 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -7063,9 +7620,13 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hContext, ptr, pIpcHandle);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7090,7 +7651,10 @@ ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemGetIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemGetIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemGetIpcHandle, &tracer_record);
@@ -7127,7 +7691,8 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -7140,9 +7705,13 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext, hDevice, handle, flags, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7171,7 +7740,10 @@ ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemOpenIpcHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemOpenIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemOpenIpcHandle, &tracer_record);
@@ -7208,7 +7780,8 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -7221,9 +7794,13 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7245,7 +7822,10 @@ ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemCloseIpcHandle, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemCloseIpcHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemCloseIpcHandle, &tracer_record);
@@ -7281,7 +7861,8 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -7294,9 +7875,13 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7330,7 +7915,10 @@ ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real, const void *tracer_c
       tracer_args.phModule ? (uint64_t)(uintptr_t)(*tracer_args.phModule) : 0;
   tracer_record.phBuildLog_val =
       tracer_args.phBuildLog ? (uint64_t)(uintptr_t)(*tracer_args.phBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleCreate, &tracer_record);
@@ -7366,7 +7954,8 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -7379,9 +7968,13 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hModule);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7401,7 +7994,10 @@ ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDestroy, &tracer_record);
@@ -7435,7 +8031,8 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -7448,9 +8045,13 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
     tracer_result = tracer_real(numModules, phModules, phLinkLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7477,7 +8078,10 @@ ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zeModuleDynamicLink, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLinkLog_val =
       tracer_args.phLinkLog ? (uint64_t)(uintptr_t)(*tracer_args.phLinkLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleDynamicLink, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleDynamicLink, &tracer_record);
@@ -7514,7 +8118,8 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -7527,9 +8132,13 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
     tracer_result = tracer_real(hModuleBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7549,7 +8158,10 @@ ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleBuildLogDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleBuildLogDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogDestroy, &tracer_record);
@@ -7585,7 +8197,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -7598,9 +8211,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
     tracer_result = tracer_real(hModuleBuildLog, pSize, pBuildLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleBuildLogGetString, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleBuildLogGetString, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7628,7 +8245,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleBuildLogGetString
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pBuildLog_val =
       tracer_args.pBuildLog ? (uint64_t)(int64_t)(*tracer_args.pBuildLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleBuildLogGetString, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleBuildLogGetString__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString))
@@ -7667,7 +8287,8 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -7680,9 +8301,13 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
     tracer_result = tracer_real(hModule, pSize, pModuleNativeBinary);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetNativeBinary, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetNativeBinary, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7710,7 +8335,10 @@ ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pModuleNativeBinary_val =
       tracer_args.pModuleNativeBinary ? (uint64_t)(*tracer_args.pModuleNativeBinary) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetNativeBinary, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetNativeBinary, &tracer_record);
@@ -7748,7 +8376,8 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -7761,9 +8390,13 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
     tracer_result = tracer_real(hModule, pGlobalName, pSize, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7792,7 +8425,10 @@ ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
       tracer_record_call(ZE_ID_zeModuleGetGlobalPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetGlobalPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetGlobalPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer))
@@ -7830,7 +8466,8 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -7843,9 +8480,13 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
     tracer_result = tracer_real(hModule, pCount, pNames);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7871,7 +8512,10 @@ ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetKernelNames, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetKernelNames, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetKernelNames, &tracer_record);
@@ -7908,7 +8552,8 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -7921,9 +8566,13 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hModule, pModuleProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -7945,7 +8594,10 @@ ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetProperties, &tracer_record);
@@ -7982,7 +8634,8 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -8011,7 +8664,10 @@ ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real, const void *tracer_c
       tracer_record_call(ZE_ID_zeKernelCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phKernel_val =
       tracer_args.phKernel ? (uint64_t)(uintptr_t)(*tracer_args.phKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelCreate, &tracer_record);
@@ -8046,7 +8702,8 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -8059,9 +8716,13 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hKernel);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8081,7 +8742,10 @@ ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelDestroy, &tracer_record);
@@ -8116,7 +8780,8 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -8129,9 +8794,13 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
     tracer_result = tracer_real(hModule, pFunctionName, pfnFunction);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8158,7 +8827,10 @@ ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_re
       tracer_record_call(ZE_ID_zeModuleGetFunctionPointer, tracer_depth, tracer_args.tracer_status);
   tracer_record.pfnFunction_val =
       tracer_args.pfnFunction ? (uint64_t)(uintptr_t)(*tracer_args.pfnFunction) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleGetFunctionPointer, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleGetFunctionPointer__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer))
@@ -8197,7 +8869,8 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -8210,9 +8883,13 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
     tracer_result = tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8239,7 +8916,10 @@ ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGroupSize, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetGroupSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGroupSize, &tracer_record);
@@ -8277,7 +8957,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -8292,9 +8973,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
                                 groupSizeY, groupSizeZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSuggestGroupSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSuggestGroupSize, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8332,7 +9017,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestGroupSize(
   tracer_record.groupSizeX_val = tracer_args.groupSizeX ? (uint64_t)(*tracer_args.groupSizeX) : 0;
   tracer_record.groupSizeY_val = tracer_args.groupSizeY ? (uint64_t)(*tracer_args.groupSizeY) : 0;
   tracer_record.groupSizeZ_val = tracer_args.groupSizeZ ? (uint64_t)(*tracer_args.groupSizeZ) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSuggestGroupSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestGroupSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize))
@@ -8375,7 +9063,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -8389,9 +9078,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
     tracer_result = tracer_real(hKernel, totalGroupCount);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8415,7 +9108,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeKernelSuggestMaxCoopera
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.totalGroupCount_val =
       tracer_args.totalGroupCount ? (uint64_t)(*tracer_args.totalGroupCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSuggestMaxCooperativeGroupCount,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeKernelSuggestMaxCooperativeGroupCount__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount))
@@ -8455,7 +9152,8 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -8468,9 +9166,13 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
     tracer_result = tracer_real(hKernel, argIndex, argSize, pArgValue);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8497,7 +9199,10 @@ ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetArgumentValue, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetArgumentValue, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetArgumentValue__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue))
@@ -8536,7 +9241,8 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -8549,9 +9255,13 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
     tracer_result = tracer_real(hKernel, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8573,7 +9283,10 @@ ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetIndirectAccess, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetIndirectAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetIndirectAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess))
@@ -8613,7 +9326,8 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -8626,9 +9340,13 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
     tracer_result = tracer_real(hKernel, pFlags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8651,7 +9369,10 @@ ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetIndirectAccess, tracer_depth, tracer_args.tracer_status);
   tracer_record.pFlags_val = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetIndirectAccess, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetIndirectAccess__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess))
@@ -8691,7 +9412,8 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -8704,9 +9426,13 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
     tracer_result = tracer_real(hKernel, pSize, pString);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeKernelGetSourceAttributes, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelGetSourceAttributes, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8733,7 +9459,10 @@ ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_
                                                tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pString_val = tracer_args.pString ? (uint64_t)(uintptr_t)(*tracer_args.pString) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetSourceAttributes, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetSourceAttributes__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes))
@@ -8772,7 +9501,8 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -8785,9 +9515,13 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
     tracer_result = tracer_real(hKernel, flags);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8809,7 +9543,10 @@ ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetCacheConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetCacheConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetCacheConfig, &tracer_record);
@@ -8844,7 +9581,8 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -8857,9 +9595,13 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hKernel, pKernelProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8881,7 +9623,10 @@ ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetProperties, &tracer_record);
@@ -8917,7 +9662,8 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -8930,9 +9676,13 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hKernel, pSize, pName);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelGetName, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -8959,7 +9709,10 @@ ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeKernelGetName, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pName_val = tracer_args.pName ? (uint64_t)(int64_t)(*tracer_args.pName) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelGetName, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelGetName, &tracer_record);
@@ -8996,7 +9749,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9043,7 +9797,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernel, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernel, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernel__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel))
@@ -9091,7 +9848,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
                                        zeCommandListAppendLaunchCooperativeKernel__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9139,7 +9897,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchCooperativeKernel,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchCooperativeKernel__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel))
@@ -9188,7 +9950,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9235,7 +9998,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendLaunch
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendLaunchKernelIndirect,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchKernelIndirect,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchKernelIndirect__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect))
@@ -9285,7 +10052,8 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
                        lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -9303,9 +10071,13 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
                                 pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9344,8 +10116,11 @@ ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect, tracer_depth,
                          tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
-                                   zeCommandListAppendLaunchMultipleKernelsIndirect__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendLaunchMultipleKernelsIndirect,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendLaunchMultipleKernelsIndirect__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
@@ -9392,7 +10167,8 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -9405,9 +10181,13 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9434,7 +10214,10 @@ ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeContextMakeMemoryResident, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextMakeMemoryResident, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeMemoryResident__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident))
@@ -9473,7 +10256,8 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -9486,9 +10270,13 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextEvictMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9515,7 +10303,10 @@ ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextEvictMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictMemory, &tracer_record);
@@ -9553,7 +10344,8 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -9566,9 +10358,13 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
     tracer_result = tracer_real(hContext, hDevice, hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9593,7 +10389,10 @@ ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextMakeImageResident, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextMakeImageResident, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextMakeImageResident__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident))
@@ -9632,7 +10431,8 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -9645,9 +10445,13 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, hDevice, hImage);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeContextEvictImage, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9672,7 +10476,10 @@ ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeContextEvictImage, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeContextEvictImage, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage))
     lttng_ust_tracepoint(lttng_ust_ze, zeContextEvictImage, &tracer_record);
@@ -9709,7 +10516,8 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -9722,9 +10530,13 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hContext, hDevice, desc, phSampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeSamplerCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9753,7 +10565,10 @@ ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zeSamplerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phSampler_val =
       tracer_args.phSampler ? (uint64_t)(uintptr_t)(*tracer_args.phSampler) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeSamplerCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerCreate, &tracer_record);
@@ -9788,7 +10603,8 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -9801,9 +10617,13 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hSampler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeSamplerDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9823,7 +10643,10 @@ ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeSamplerDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeSamplerDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zeSamplerDestroy, &tracer_record);
@@ -9858,7 +10681,8 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -9871,9 +10695,13 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, pStart, size, pptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9901,7 +10729,10 @@ ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemReserve, tracer_depth, tracer_args.tracer_status);
   tracer_record.pptr_val = tracer_args.pptr ? (uint64_t)(uintptr_t)(*tracer_args.pptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemReserve, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemReserve, &tracer_record);
@@ -9937,7 +10768,8 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -9950,9 +10782,13 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hContext, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemFree, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -9976,7 +10812,10 @@ ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemFree, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemFree, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemFree, &tracer_record);
@@ -10012,7 +10851,8 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -10025,9 +10865,13 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
     tracer_result = tracer_real(hContext, hDevice, size, pagesize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10055,7 +10899,10 @@ ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemQueryPageSize, tracer_depth, tracer_args.tracer_status);
   tracer_record.pagesize_val = tracer_args.pagesize ? (uint64_t)(*tracer_args.pagesize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemQueryPageSize, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemQueryPageSize__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize))
@@ -10095,7 +10942,8 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -10108,9 +10956,13 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
     tracer_result = tracer_real(hContext, hDevice, desc, phPhysicalMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10139,7 +10991,10 @@ ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real, const void
       tracer_record_call(ZE_ID_zePhysicalMemCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phPhysicalMemory_val =
       tracer_args.phPhysicalMemory ? (uint64_t)(uintptr_t)(*tracer_args.phPhysicalMemory) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zePhysicalMemCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemCreate, &tracer_record);
@@ -10177,7 +11032,8 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -10190,9 +11046,13 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hPhysicalMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10214,7 +11074,10 @@ ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zePhysicalMemDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zePhysicalMemDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zePhysicalMemDestroy, &tracer_record);
@@ -10252,7 +11115,8 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -10265,9 +11129,13 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemMap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10299,7 +11167,10 @@ ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemMap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemMap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemMap, &tracer_record);
@@ -10335,7 +11206,8 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -10348,9 +11220,13 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hContext, ptr, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10374,7 +11250,10 @@ ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeVirtualMemUnmap, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemUnmap, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemUnmap, &tracer_record);
@@ -10412,7 +11291,8 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -10425,9 +11305,13 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
     tracer_result = tracer_real(hContext, ptr, size, access);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10454,7 +11338,10 @@ ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeVirtualMemSetAccessAttribute, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemSetAccessAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute))
@@ -10496,7 +11383,8 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -10509,9 +11397,13 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
     tracer_result = tracer_real(hContext, ptr, size, access, outSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeVirtualMemGetAccessAttribute, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeVirtualMemGetAccessAttribute, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10542,7 +11434,10 @@ ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *t
                                                tracer_args.tracer_status);
   tracer_record.access_val = tracer_args.access ? (uint64_t)(*tracer_args.access) : 0;
   tracer_record.outSize_val = tracer_args.outSize ? (uint64_t)(*tracer_args.outSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeVirtualMemGetAccessAttribute, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute))
@@ -10583,7 +11478,8 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -10596,9 +11492,13 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
     tracer_result = tracer_real(hKernel, offsetX, offsetY, offsetZ);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10625,7 +11525,10 @@ ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSetGlobalOffsetExp, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSetGlobalOffsetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp))
@@ -10664,7 +11567,8 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -10677,9 +11581,13 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
     tracer_result = tracer_real(hDevice, cacheLevel, cacheReservationSize);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10704,7 +11612,10 @@ ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceReserveCacheExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceReserveCacheExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceReserveCacheExt, &tracer_record);
@@ -10741,7 +11652,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -10754,9 +11666,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
     tracer_result = tracer_real(hDevice, ptr, regionSize, cacheRegion);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10783,7 +11699,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeDeviceSetCacheAdviceExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceSetCacheAdviceExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt))
@@ -10824,7 +11743,8 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -10837,9 +11757,13 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
     tracer_result = tracer_real(hEvent, hDevice, pCount, pTimestamps);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10867,7 +11791,10 @@ ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeEventQueryTimestampsExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeEventQueryTimestampsExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeEventQueryTimestampsExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp))
@@ -10908,7 +11835,8 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -10921,9 +11849,13 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
     tracer_result = tracer_real(hImage, pMemoryProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -10945,7 +11877,10 @@ ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetMemoryPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetMemoryPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp))
@@ -10985,7 +11920,8 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -10998,9 +11934,13 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
     tracer_result = tracer_real(hContext, hDevice, desc, hImage, phImageView);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11032,7 +11972,10 @@ ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zeImageViewCreateExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phImageView_val =
       tracer_args.phImageView ? (uint64_t)(uintptr_t)(*tracer_args.phImageView) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageViewCreateExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageViewCreateExp, &tracer_record);
@@ -11071,7 +12014,8 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -11084,9 +12028,13 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
     tracer_result = tracer_real(hKernel, pHint);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11108,7 +12056,10 @@ ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeKernelSchedulingHintExp, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeKernelSchedulingHintExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeKernelSchedulingHintExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp))
@@ -11148,7 +12099,8 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -11161,9 +12113,13 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
     tracer_result = tracer_real(hDevice, pPciProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11185,7 +12141,10 @@ ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeDevicePciGetPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDevicePciGetPropertiesExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDevicePciGetPropertiesExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt))
@@ -11227,7 +12186,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11243,9 +12203,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 destSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11284,7 +12248,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyToMemoryExt,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendImageCopyToMemoryExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt))
@@ -11331,7 +12299,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                        zeCommandListAppendImageCopyFromMemoryExt__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11348,9 +12317,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
                                 srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11390,7 +12363,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeCommandListAppendImageC
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeCommandListAppendImageCopyFromMemoryExt,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zeCommandListAppendImageCopyFromMemoryExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt))
@@ -11435,7 +12412,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -11448,9 +12426,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
     tracer_result = tracer_real(hContext, hImage, pImageAllocProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11475,7 +12457,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeImageGetAllocProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeImageGetAllocPropertiesExt, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeImageGetAllocPropertiesExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeImageGetAllocPropertiesExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt))
@@ -11516,7 +12501,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -11529,9 +12515,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
     tracer_result = tracer_real(pInspectDesc, numModules, phModules, phLog);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11559,7 +12549,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeModuleInspectLinkageExt
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeModuleInspectLinkageExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.phLog_val = tracer_args.phLog ? (uint64_t)(uintptr_t)(*tracer_args.phLog) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeModuleInspectLinkageExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeModuleInspectLinkageExt__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt))
@@ -11599,7 +12592,8 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -11612,8 +12606,12 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(hContext, pMemFreeDesc, ptr);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeMemFreeExt, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11638,7 +12636,10 @@ ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real, const void *tracer_calle
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeMemFreeExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeMemFreeExt, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt))
     lttng_ust_tracepoint(lttng_ust_ze, zeMemFreeExt, &tracer_record);
@@ -11674,7 +12675,8 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -11687,9 +12689,13 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
     tracer_result = tracer_real(hDriver, pCount, phVertices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11715,7 +12721,10 @@ ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricVertexGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetExp, &tracer_record);
@@ -11753,7 +12762,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -11766,9 +12776,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
     tracer_result = tracer_real(hVertex, pCount, phSubvertices);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11794,7 +12808,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetSubVerti
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetSubVerticesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp))
@@ -11834,7 +12851,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -11847,9 +12865,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
     tracer_result = tracer_real(hVertex, pVertexProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11871,7 +12893,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zeFabricVertexGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricVertexGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp))
@@ -11911,7 +12936,8 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -11924,9 +12950,13 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
     tracer_result = tracer_real(hVertex, phDevice);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -11950,7 +12980,10 @@ ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeFabricVertexGetDeviceExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDevice_val =
       tracer_args.phDevice ? (uint64_t)(uintptr_t)(*tracer_args.phDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricVertexGetDeviceExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricVertexGetDeviceExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp))
@@ -11990,7 +13023,8 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -12003,9 +13037,13 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
     tracer_result = tracer_real(hDevice, phVertex);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12029,7 +13067,10 @@ ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_re
       tracer_record_call(ZE_ID_zeDeviceGetFabricVertexExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.phVertex_val =
       tracer_args.phVertex ? (uint64_t)(uintptr_t)(*tracer_args.phVertex) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeDeviceGetFabricVertexExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeDeviceGetFabricVertexExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp))
@@ -12068,7 +13109,8 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -12081,9 +13123,13 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
     tracer_result = tracer_real(hVertexA, hVertexB, pCount, phEdges);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12111,7 +13157,10 @@ ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real, const void *
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeFabricEdgeGetExp, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetExp, &tracer_record);
@@ -12151,7 +13200,8 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -12164,9 +13214,13 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
     tracer_result = tracer_real(hEdge, phVertexA, phVertexB);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zeFabricEdgeGetVerticesExp, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricEdgeGetVerticesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12195,7 +13249,10 @@ ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_re
       tracer_args.phVertexA ? (uint64_t)(uintptr_t)(*tracer_args.phVertexA) : 0;
   tracer_record.phVertexB_val =
       tracer_args.phVertexB ? (uint64_t)(uintptr_t)(*tracer_args.phVertexB) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetVerticesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp))
@@ -12236,7 +13293,8 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -12249,9 +13307,13 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
     tracer_result = tracer_real(hEdge, pEdgeProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12273,7 +13335,10 @@ ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeFabricEdgeGetPropertiesExp, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp))
@@ -12312,7 +13377,8 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -12325,9 +13391,13 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
     tracer_result = tracer_real(hModule, format, pSize, pDebugInfo);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12356,7 +13426,10 @@ ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetModuleGetDebugInfo, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSize_val = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
   tracer_record.pDebugInfo_val = tracer_args.pDebugInfo ? (uint64_t)(*tracer_args.pDebugInfo) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetModuleGetDebugInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetModuleGetDebugInfo, &tracer_record);
@@ -12395,7 +13468,8 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -12408,9 +13482,13 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
     tracer_result = tracer_real(hDevice, pDebugProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12432,7 +13510,10 @@ ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDeviceGetDebugProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDeviceGetDebugProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDeviceGetDebugProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties))
@@ -12471,7 +13552,8 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -12484,9 +13566,13 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDevice, config, phDebug);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugAttach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12512,7 +13598,10 @@ ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAttach, tracer_depth, tracer_args.tracer_status);
   tracer_record.phDebug_val = tracer_args.phDebug ? (uint64_t)(uintptr_t)(*tracer_args.phDebug) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugAttach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAttach, &tracer_record);
@@ -12547,7 +13636,8 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -12560,9 +13650,13 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDebug);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugDetach, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12582,7 +13676,10 @@ ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugDetach, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugDetach, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugDetach, &tracer_record);
@@ -12616,7 +13713,8 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -12629,9 +13727,13 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDebug, timeout, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12656,7 +13758,10 @@ ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadEvent, &tracer_record);
@@ -12694,7 +13799,8 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -12707,9 +13813,13 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
     tracer_result = tracer_real(hDebug, event);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12731,7 +13841,10 @@ ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugAcknowledgeEvent, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugAcknowledgeEvent, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugAcknowledgeEvent__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent))
@@ -12768,7 +13881,8 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -12781,9 +13895,13 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDebug, thread);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugInterrupt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12804,7 +13922,10 @@ ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugInterrupt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugInterrupt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugInterrupt, &tracer_record);
@@ -12838,7 +13959,8 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -12851,9 +13973,13 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDebug, thread);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugResume, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12874,7 +14000,10 @@ ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugResume, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugResume, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugResume, &tracer_record);
@@ -12908,7 +14037,8 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -12921,9 +14051,13 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -12951,7 +14085,10 @@ ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real, const void *
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadMemory, &tracer_record);
@@ -12990,7 +14127,8 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -13003,9 +14141,13 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
     tracer_result = tracer_real(hDebug, thread, desc, size, buffer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13033,7 +14175,10 @@ ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteMemory, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugWriteMemory, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteMemory, &tracer_record);
@@ -13074,7 +14219,8 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -13087,9 +14233,13 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
     tracer_result = tracer_real(hDevice, pCount, pRegisterSetProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13115,7 +14265,10 @@ ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_f
   tracer_record.head.call = tracer_record_call(ZE_ID_zetDebugGetRegisterSetProperties, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugGetRegisterSetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugGetRegisterSetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties))
@@ -13156,7 +14309,8 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -13169,9 +14323,13 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13202,7 +14360,10 @@ ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugReadRegisters, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugReadRegisters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugReadRegisters, &tracer_record);
@@ -13241,7 +14402,8 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -13254,9 +14416,13 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
     tracer_result = tracer_real(hDebug, thread, type, start, count, pRegisterValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13287,7 +14453,10 @@ ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetDebugWriteRegisters, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetDebugWriteRegisters, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters))
     lttng_ust_tracepoint(lttng_ust_ze, zetDebugWriteRegisters, &tracer_record);
@@ -13325,7 +14494,8 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -13338,9 +14508,13 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phMetricGroups);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupGet, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13366,7 +14540,10 @@ ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGroupGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupGet, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGet, &tracer_record);
@@ -13403,7 +14580,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -13416,9 +14594,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
     tracer_result = tracer_real(hMetricGroup, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13440,7 +14622,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupGetProperti
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetMetricGroupGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties))
@@ -13482,7 +14667,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -13496,9 +14682,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
         tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupCalculateMetricValues, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupCalculateMetricValues, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13532,7 +14722,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricGroupCalculateMe
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pMetricValueCount_val =
       tracer_args.pMetricValueCount ? (uint64_t)(*tracer_args.pMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMetricValues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues))
@@ -13575,7 +14768,8 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -13588,8 +14782,12 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
     tracer_result = tracer_real(hMetricGroup, pCount, phMetrics);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGet, (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13615,7 +14813,10 @@ ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real, const void *tracer_calle
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGet, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGet, tracer_args.tracer_status, tracer_record.head.start,
+                      tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGet, &tracer_record);
@@ -13651,7 +14852,8 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -13664,9 +14866,13 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hMetric, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13688,7 +14894,10 @@ ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGetProperties, &tracer_record);
@@ -13728,7 +14937,8 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -13741,9 +14951,13 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
     tracer_result = tracer_real(hContext, hDevice, count, phMetricGroups);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13770,7 +14984,10 @@ ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetContextActivateMetricGroups, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetContextActivateMetricGroups, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetContextActivateMetricGroups__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups))
@@ -13811,7 +15028,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -13825,9 +15043,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
         tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13861,7 +15083,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerOpen(
       tracer_record_call(ZE_ID_zetMetricStreamerOpen, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricStreamer_val =
       tracer_args.phMetricStreamer ? (uint64_t)(uintptr_t)(*tracer_args.phMetricStreamer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerOpen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerOpen, &tracer_record);
@@ -13905,7 +15130,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
                                        zetCommandListAppendMetricStreamerMarker__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -13919,9 +15145,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList, hMetricStreamer, value);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -13947,7 +15177,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricStreamerMarker,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricStreamerMarker,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetCommandListAppendMetricStreamerMarker__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker))
@@ -13988,7 +15222,8 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -14001,9 +15236,13 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
     tracer_result = tracer_real(hMetricStreamer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14023,7 +15262,10 @@ ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricStreamerClose, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerClose, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerClose, &tracer_record);
@@ -14060,7 +15302,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -14073,9 +15316,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
     tracer_result = tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14104,7 +15351,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricStreamerReadData
       tracer_record_call(ZE_ID_zetMetricStreamerReadData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricStreamerReadData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricStreamerReadData__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData))
@@ -14147,7 +15397,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -14160,9 +15411,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
     tracer_result = tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14194,7 +15449,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetMetricQueryPoolCreate(
       tracer_record_call(ZE_ID_zetMetricQueryPoolCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQueryPool_val =
       tracer_args.phMetricQueryPool ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQueryPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryPoolCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolCreate__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate))
@@ -14235,7 +15493,8 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -14248,9 +15507,13 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
     tracer_result = tracer_real(hMetricQueryPool);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14270,7 +15533,10 @@ ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryPoolDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryPoolDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryPoolDestroy__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy))
@@ -14308,7 +15574,8 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -14321,9 +15588,13 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
     tracer_result = tracer_real(hMetricQueryPool, index, phMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14350,7 +15621,10 @@ ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real, const vo
       tracer_record_call(ZE_ID_zetMetricQueryCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phMetricQuery_val =
       tracer_args.phMetricQuery ? (uint64_t)(uintptr_t)(*tracer_args.phMetricQuery) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryCreate, &tracer_record);
@@ -14386,7 +15660,8 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -14399,9 +15674,13 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
     tracer_result = tracer_real(hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14421,7 +15700,10 @@ ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryDestroy, &tracer_record);
@@ -14455,7 +15737,8 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -14468,9 +15751,13 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
     tracer_result = tracer_real(hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14490,7 +15777,10 @@ ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetMetricQueryReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryReset, &tracer_record);
@@ -14526,7 +15816,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -14539,9 +15830,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList, hMetricQuery);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14563,7 +15858,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryBegin,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryBegin, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin))
@@ -14604,7 +15902,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -14618,9 +15917,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
         tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14650,7 +15953,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricQueryEnd,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricQueryEnd, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd))
@@ -14694,7 +16000,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -14708,9 +16015,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
     tracer_result = tracer_real(hCommandList);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14730,7 +16041,11 @@ __attribute__((noinline)) static ze_result_t ze_traced_zetCommandListAppendMetri
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetCommandListAppendMetricMemoryBarrier,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetCommandListAppendMetricMemoryBarrier,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetCommandListAppendMetricMemoryBarrier__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier))
@@ -14768,7 +16083,8 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -14781,9 +16097,13 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
     tracer_result = tracer_real(hMetricQuery, pRawDataSize, pRawData);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14810,7 +16130,10 @@ ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zetMetricQueryGetData, tracer_depth, tracer_args.tracer_status);
   tracer_record.pRawDataSize_val =
       tracer_args.pRawDataSize ? (uint64_t)(*tracer_args.pRawDataSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricQueryGetData, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricQueryGetData, &tracer_record);
@@ -14847,7 +16170,8 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -14860,9 +16184,13 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
     tracer_result = tracer_real(hKernel, pProfileProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14884,7 +16212,10 @@ ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetKernelGetProfileInfo, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetKernelGetProfileInfo, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo))
     lttng_ust_tracepoint(lttng_ust_ze, zetKernelGetProfileInfo, &tracer_record);
@@ -14921,7 +16252,8 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -14934,9 +16266,13 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
     tracer_result = tracer_real(hContext, desc, phTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -14963,7 +16299,10 @@ ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real, const void *
       tracer_record_call(ZE_ID_zetTracerExpCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpCreate, &tracer_record);
@@ -14999,7 +16338,8 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -15012,9 +16352,13 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
     tracer_result = tracer_real(hTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15034,7 +16378,10 @@ ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpDestroy, &tracer_record);
@@ -15070,7 +16417,8 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -15083,9 +16431,13 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15107,7 +16459,10 @@ ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetPrologues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetPrologues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetPrologues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues))
@@ -15146,7 +16501,8 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -15159,9 +16515,13 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15183,7 +16543,10 @@ ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetEpilogues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEpilogues__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues))
@@ -15221,7 +16584,8 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -15234,9 +16598,13 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
     tracer_result = tracer_real(hTracer, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15258,7 +16626,10 @@ ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetTracerExpSetEnabled, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetTracerExpSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zetTracerExpSetEnabled, &tracer_record);
@@ -15299,7 +16670,8 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
                        lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -15316,9 +16688,13 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
                                 pTotalMetricValueCount, pMetricCounts, pMetricValues);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
-                                         tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                        (int64_t)tracer_result, tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15359,8 +16735,11 @@ ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(
   tracer_record.pSetCount_val = tracer_args.pSetCount ? (uint64_t)(*tracer_args.pSetCount) : 0;
   tracer_record.pTotalMetricValueCount_val =
       tracer_args.pTotalMetricValueCount ? (uint64_t)(*tracer_args.pTotalMetricValueCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
-                                   zetMetricGroupCalculateMultipleMetricValuesExp__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetMetricGroupCalculateMultipleMetricValuesExp,
+                      tracer_args.tracer_status, tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
+                                        zetMetricGroupCalculateMultipleMetricValuesExp__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full,
                          &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze,
@@ -15406,7 +16785,8 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -15419,9 +16799,13 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15443,7 +16827,10 @@ ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetProperties, &tracer_record);
@@ -15479,7 +16866,8 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -15492,9 +16880,13 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15516,7 +16908,10 @@ ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetState, &tracer_record);
@@ -15550,7 +16945,8 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -15563,9 +16959,13 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hDevice, force);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceReset, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15587,7 +16987,10 @@ ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceReset, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceReset, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceReset, &tracer_record);
@@ -15622,7 +17025,8 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -15635,9 +17039,13 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
     tracer_result = tracer_real(hDevice, pCount, pProcesses);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15663,7 +17071,10 @@ ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceProcessesGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceProcessesGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceProcessesGetState__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState))
@@ -15703,7 +17114,8 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -15716,9 +17128,13 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
     tracer_result = tracer_real(hDevice, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15740,7 +17156,10 @@ ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties))
@@ -15778,7 +17197,8 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -15791,9 +17211,13 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15815,7 +17239,10 @@ ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetState, &tracer_record);
@@ -15850,7 +17277,8 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -15863,9 +17291,13 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
     tracer_result = tracer_real(hDevice, pCount, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15891,7 +17323,10 @@ ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real, const void
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetBars, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetBars, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetBars, &tracer_record);
@@ -15927,7 +17362,8 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -15940,9 +17376,13 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pStats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -15964,7 +17404,10 @@ ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDevicePciGetStats, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDevicePciGetStats, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats))
     lttng_ust_tracepoint(lttng_ust_ze, zesDevicePciGetStats, &tracer_record);
@@ -16001,7 +17444,8 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -16014,9 +17458,13 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
     tracer_result = tracer_real(hDevice, pCount, phDiagnostics);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16042,7 +17490,10 @@ ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumDiagnosticTestSuites,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumDiagnosticTestSuites, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites))
@@ -16082,7 +17533,8 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -16095,9 +17547,13 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
     tracer_result = tracer_real(hDiagnostics, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16119,7 +17575,10 @@ ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDiagnosticsGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties))
@@ -16158,7 +17617,8 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -16171,9 +17631,13 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
     tracer_result = tracer_real(hDiagnostics, pCount, pTests);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16199,7 +17663,10 @@ ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsGetTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsGetTests, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsGetTests, &tracer_record);
@@ -16237,7 +17704,8 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -16250,9 +17718,13 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
     tracer_result = tracer_real(hDiagnostics, startIndex, endIndex, pResult);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16280,7 +17752,10 @@ ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDiagnosticsRunTests, tracer_depth, tracer_args.tracer_status);
   tracer_record.pResult_val = tracer_args.pResult ? (uint64_t)(*tracer_args.pResult) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDiagnosticsRunTests, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests))
     lttng_ust_tracepoint(lttng_ust_ze, zesDiagnosticsRunTests, &tracer_record);
@@ -16316,7 +17791,8 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -16329,9 +17805,13 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
     tracer_result = tracer_real(hDevice, pAvailable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16354,7 +17834,10 @@ ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real, const 
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEccAvailable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pAvailable_val = tracer_args.pAvailable ? (uint64_t)(*tracer_args.pAvailable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEccAvailable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccAvailable, &tracer_record);
@@ -16391,7 +17874,8 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -16404,9 +17888,13 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pConfigurable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16430,7 +17918,10 @@ ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
       tracer_record_call(ZE_ID_zesDeviceEccConfigurable, tracer_depth, tracer_args.tracer_status);
   tracer_record.pConfigurable_val =
       tracer_args.pConfigurable ? (uint64_t)(*tracer_args.pConfigurable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEccConfigurable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEccConfigurable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable))
@@ -16466,7 +17957,8 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -16479,9 +17971,13 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16503,7 +17999,10 @@ ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceGetEccState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetEccState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetEccState, &tracer_record);
@@ -16538,7 +18037,8 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -16551,9 +18051,13 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
     tracer_result = tracer_real(hDevice, newState, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16578,7 +18082,10 @@ ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceSetEccState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceSetEccState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceSetEccState, &tracer_record);
@@ -16616,7 +18123,8 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -16629,9 +18137,13 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phEngine);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16657,7 +18169,10 @@ ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumEngineGroups, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumEngineGroups, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumEngineGroups__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups))
@@ -16696,7 +18211,8 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -16709,9 +18225,13 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hEngine, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesEngineGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16733,7 +18253,10 @@ ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesEngineGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetProperties, &tracer_record);
@@ -16769,7 +18292,8 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -16782,9 +18306,13 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
     tracer_result = tracer_real(hEngine, pStats);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesEngineGetActivity, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16806,7 +18334,10 @@ ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesEngineGetActivity, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesEngineGetActivity, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity))
     lttng_ust_tracepoint(lttng_ust_ze, zesEngineGetActivity, &tracer_record);
@@ -16841,7 +18372,8 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -16854,9 +18386,13 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
     tracer_result = tracer_real(hDevice, events);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16878,7 +18414,10 @@ ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEventRegister, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEventRegister, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEventRegister, &tracer_record);
@@ -16915,7 +18454,8 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -16928,9 +18468,13 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDriverEventListen, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDriverEventListen, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDriverEventListen, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -16965,7 +18509,10 @@ ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real, const vo
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDriverEventListen, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListen, &tracer_record);
@@ -17004,7 +18551,8 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -17017,9 +18565,13 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
     tracer_result = tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDriverEventListenEx, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDriverEventListenEx, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17054,7 +18606,10 @@ ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
   tracer_record.pNumDeviceEvents_val =
       tracer_args.pNumDeviceEvents ? (uint64_t)(*tracer_args.pNumDeviceEvents) : 0;
   tracer_record.pEvents_val = tracer_args.pEvents ? (uint64_t)(*tracer_args.pEvents) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDriverEventListenEx, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx))
     lttng_ust_tracepoint(lttng_ust_ze, zesDriverEventListenEx, &tracer_record);
@@ -17093,7 +18648,8 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -17106,9 +18662,13 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phPort);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17134,7 +18694,10 @@ ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFabricPorts, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFabricPorts, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFabricPorts__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts))
@@ -17173,7 +18736,8 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -17186,9 +18750,13 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
     tracer_result = tracer_real(hPort, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17210,7 +18778,10 @@ ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties))
@@ -17250,7 +18821,8 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -17263,9 +18835,13 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
     tracer_result = tracer_real(hPort, pLinkType);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17287,7 +18863,10 @@ ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetLinkType, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetLinkType, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetLinkType__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType))
@@ -17325,7 +18904,8 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -17338,9 +18918,13 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
     tracer_result = tracer_real(hPort, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17362,7 +18946,10 @@ ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetConfig, &tracer_record);
@@ -17398,7 +18985,8 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -17411,9 +18999,13 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
     tracer_result = tracer_real(hPort, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17435,7 +19027,10 @@ ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortSetConfig, &tracer_record);
@@ -17470,7 +19065,8 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -17483,9 +19079,13 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
     tracer_result = tracer_real(hPort, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17507,7 +19107,10 @@ ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetState, &tracer_record);
@@ -17543,7 +19146,8 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -17556,9 +19160,13 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
     tracer_result = tracer_real(hPort, pThroughput);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17580,7 +19188,10 @@ ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFabricPortGetThroughput, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFabricPortGetThroughput, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFabricPortGetThroughput__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput))
@@ -17619,7 +19230,8 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -17632,9 +19244,13 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phFan);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17660,7 +19276,10 @@ ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFans, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFans, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFans, &tracer_record);
@@ -17696,7 +19315,8 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -17709,9 +19329,13 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hFan, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17733,7 +19357,10 @@ ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetProperties, &tracer_record);
@@ -17767,7 +19394,8 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -17780,9 +19408,13 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hFan, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17804,7 +19436,10 @@ ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetConfig, &tracer_record);
@@ -17837,7 +19472,8 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -17850,9 +19486,13 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
     tracer_result = tracer_real(hFan);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17872,7 +19512,10 @@ ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetDefaultMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetDefaultMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetDefaultMode, &tracer_record);
@@ -17907,7 +19550,8 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -17920,9 +19564,13 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
     tracer_result = tracer_real(hFan, speed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -17944,7 +19592,10 @@ ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetFixedSpeedMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetFixedSpeedMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetFixedSpeedMode, &tracer_record);
@@ -17979,7 +19630,8 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -17992,9 +19644,13 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
     tracer_result = tracer_real(hFan, speedTable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18016,7 +19672,10 @@ ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanSetSpeedTableMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanSetSpeedTableMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanSetSpeedTableMode, &tracer_record);
@@ -18052,7 +19711,8 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -18065,9 +19725,13 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hFan, units, pSpeed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFanGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18092,7 +19756,10 @@ ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFanGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pSpeed_val = tracer_args.pSpeed ? (uint64_t)(int64_t)(*tracer_args.pSpeed) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFanGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFanGetState, &tracer_record);
@@ -18126,7 +19793,8 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -18139,9 +19807,13 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phFirmware);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18167,7 +19839,10 @@ ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumFirmwares, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFirmwares, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFirmwares, &tracer_record);
@@ -18205,7 +19880,8 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -18218,9 +19894,13 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hFirmware, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18242,7 +19922,10 @@ ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFirmwareGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties))
@@ -18279,7 +19962,8 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -18292,9 +19976,13 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hFirmware, pImage, size);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFirmwareFlash, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18319,7 +20007,10 @@ ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFirmwareFlash, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFirmwareFlash, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash))
     lttng_ust_tracepoint(lttng_ust_ze, zesFirmwareFlash, &tracer_record);
@@ -18357,7 +20048,8 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -18370,9 +20062,13 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
     tracer_result = tracer_real(hDevice, pCount, phFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18398,7 +20094,10 @@ ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumFrequencyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumFrequencyDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains))
@@ -18438,7 +20137,8 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -18451,9 +20151,13 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
     tracer_result = tracer_real(hFrequency, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18475,7 +20179,10 @@ ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties))
@@ -18516,7 +20223,8 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -18529,9 +20237,13 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
     tracer_result = tracer_real(hFrequency, pCount, phFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18557,7 +20269,10 @@ ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *t
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetAvailableClocks, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetAvailableClocks, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetAvailableClocks__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks))
@@ -18595,7 +20310,8 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -18608,9 +20324,13 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pLimits);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18632,7 +20352,10 @@ ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetRange, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetRange, &tracer_record);
@@ -18667,7 +20390,8 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -18680,9 +20404,13 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pLimits);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencySetRange, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18704,7 +20432,10 @@ ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencySetRange, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencySetRange, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencySetRange, &tracer_record);
@@ -18739,7 +20470,8 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -18752,9 +20484,13 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
     tracer_result = tracer_real(hFrequency, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18776,7 +20512,10 @@ ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetState, &tracer_record);
@@ -18813,7 +20552,8 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -18826,9 +20566,13 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
     tracer_result = tracer_real(hFrequency, pThrottleTime);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18850,7 +20594,10 @@ ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyGetThrottleTime, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyGetThrottleTime, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyGetThrottleTime__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime))
@@ -18891,7 +20638,8 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -18904,9 +20652,13 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
     tracer_result = tracer_real(hFrequency, pOcCapabilities);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -18928,7 +20680,10 @@ ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcGetCapabilities, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetCapabilities, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetCapabilities__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities))
@@ -18969,7 +20724,8 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -18982,9 +20738,13 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
     tracer_result = tracer_real(hFrequency, pCurrentOcFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19008,7 +20768,10 @@ ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_f
                                                tracer_args.tracer_status);
   tracer_record.pCurrentOcFrequency_val =
       tracer_args.pCurrentOcFrequency ? tracer_slot_double(*tracer_args.pCurrentOcFrequency) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetFrequencyTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget))
@@ -19049,7 +20812,8 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -19062,9 +20826,13 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
     tracer_result = tracer_real(hFrequency, CurrentOcFrequency);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19086,7 +20854,10 @@ ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetFrequencyTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget))
@@ -19126,7 +20897,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -19139,9 +20911,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
     tracer_result = tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19172,7 +20948,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesFrequencyOcGetVoltageT
   tracer_record.pCurrentVoltageOffset_val =
       tracer_args.pCurrentVoltageOffset ? tracer_slot_double(*tracer_args.pCurrentVoltageOffset)
                                         : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetVoltageTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget))
@@ -19215,7 +20994,8 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -19228,9 +21008,13 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
     tracer_result = tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19255,7 +21039,10 @@ ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetVoltageTarget, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget))
@@ -19295,7 +21082,8 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -19308,9 +21096,13 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
     tracer_result = tracer_real(hFrequency, CurrentOcMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19332,7 +21124,10 @@ ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetMode, &tracer_record);
@@ -19367,7 +21162,8 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -19380,9 +21176,13 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
     tracer_result = tracer_real(hFrequency, pCurrentOcMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19406,7 +21206,10 @@ ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real, const 
       tracer_record_call(ZE_ID_zesFrequencyOcGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCurrentOcMode_val =
       tracer_args.pCurrentOcMode ? (uint64_t)(*tracer_args.pCurrentOcMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetMode, &tracer_record);
@@ -19442,7 +21245,8 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -19455,9 +21259,13 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, pOcIccMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19481,7 +21289,10 @@ ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
       tracer_record_call(ZE_ID_zesFrequencyOcGetIccMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcIccMax_val =
       tracer_args.pOcIccMax ? tracer_slot_double(*tracer_args.pOcIccMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetIccMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetIccMax, &tracer_record);
@@ -19517,7 +21328,8 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -19530,9 +21342,13 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, ocIccMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19554,7 +21370,10 @@ ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetIccMax, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetIccMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetIccMax, &tracer_record);
@@ -19590,7 +21409,8 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -19603,9 +21423,13 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, pOcTjMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19628,7 +21452,10 @@ ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcGetTjMax, tracer_depth, tracer_args.tracer_status);
   tracer_record.pOcTjMax_val = tracer_args.pOcTjMax ? tracer_slot_double(*tracer_args.pOcTjMax) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcGetTjMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcGetTjMax, &tracer_record);
@@ -19664,7 +21491,8 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -19677,9 +21505,13 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
     tracer_result = tracer_real(hFrequency, ocTjMax);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19701,7 +21533,10 @@ ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesFrequencyOcSetTjMax, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesFrequencyOcSetTjMax, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax))
     lttng_ust_tracepoint(lttng_ust_ze, zesFrequencyOcSetTjMax, &tracer_record);
@@ -19737,7 +21572,8 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -19750,9 +21586,13 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phLed);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19778,7 +21618,10 @@ ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumLeds, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumLeds, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumLeds, &tracer_record);
@@ -19814,7 +21657,8 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -19827,9 +21671,13 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hLed, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19851,7 +21699,10 @@ ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetProperties, &tracer_record);
@@ -19885,7 +21736,8 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -19898,9 +21750,13 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19922,7 +21778,10 @@ ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedGetState, &tracer_record);
@@ -19955,7 +21814,8 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -19968,9 +21828,13 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedSetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -19992,7 +21856,10 @@ ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedSetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetState, &tracer_record);
@@ -20025,7 +21892,8 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -20038,9 +21906,13 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hLed, pColor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesLedSetColor, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20062,7 +21934,10 @@ ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesLedSetColor, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesLedSetColor, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor))
     lttng_ust_tracepoint(lttng_ust_ze, zesLedSetColor, &tracer_record);
@@ -20097,7 +21972,8 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -20110,9 +21986,13 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
     tracer_result = tracer_real(hDevice, pCount, phMemory);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20138,7 +22018,10 @@ ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumMemoryModules, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumMemoryModules, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumMemoryModules__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules))
@@ -20177,7 +22060,8 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -20190,9 +22074,13 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hMemory, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20214,7 +22102,10 @@ ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetProperties, &tracer_record);
@@ -20249,7 +22140,8 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -20262,9 +22154,13 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hMemory, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20286,7 +22182,10 @@ ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetState, &tracer_record);
@@ -20320,7 +22219,8 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -20333,9 +22233,13 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
     tracer_result = tracer_real(hMemory, pBandwidth);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20357,7 +22261,10 @@ ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesMemoryGetBandwidth, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesMemoryGetBandwidth, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth))
     lttng_ust_tracepoint(lttng_ust_ze, zesMemoryGetBandwidth, &tracer_record);
@@ -20394,7 +22301,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -20407,9 +22315,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
     tracer_result = tracer_real(hDevice, pCount, phPerf);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20435,7 +22347,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesDeviceEnumPerformanceF
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumPerformanceFactorDomains,
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPerformanceFactorDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains))
@@ -20476,7 +22391,8 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -20489,9 +22405,13 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
     tracer_result = tracer_real(hPerf, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20513,7 +22433,10 @@ ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties))
@@ -20554,7 +22477,8 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -20567,9 +22491,13 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
     tracer_result = tracer_real(hPerf, pFactor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20592,7 +22520,10 @@ ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tra
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorGetConfig, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pFactor_val = tracer_args.pFactor ? tracer_slot_double(*tracer_args.pFactor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorGetConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig))
@@ -20632,7 +22563,8 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -20645,9 +22577,13 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
     tracer_result = tracer_real(hPerf, factor);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20669,7 +22605,10 @@ ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesPerformanceFactorSetConfig, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPerformanceFactorSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPerformanceFactorSetConfig__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig))
@@ -20708,7 +22647,8 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -20721,9 +22661,13 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phPower);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20749,7 +22693,10 @@ ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPowerDomains, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPowerDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPowerDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains))
@@ -20789,7 +22736,8 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -20802,9 +22750,13 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
     tracer_result = tracer_real(hDevice, phPower);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20827,7 +22779,10 @@ ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceGetCardPowerDomain, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.phPower_val = tracer_args.phPower ? (uint64_t)(uintptr_t)(*tracer_args.phPower) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceGetCardPowerDomain, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceGetCardPowerDomain__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain))
@@ -20864,7 +22819,8 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -20877,9 +22833,13 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
     tracer_result = tracer_real(hPower, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20901,7 +22861,10 @@ ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetProperties, &tracer_record);
@@ -20938,7 +22901,8 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -20951,9 +22915,13 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
     tracer_result = tracer_real(hPower, pEnergy);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -20975,7 +22943,10 @@ ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyCounter, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetEnergyCounter, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyCounter__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter))
@@ -21012,7 +22983,8 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -21025,9 +22997,13 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetLimits, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21054,7 +23030,10 @@ ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimits, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetLimits, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimits, &tracer_record);
@@ -21092,7 +23071,8 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -21105,9 +23085,13 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hPower, pSustained, pBurst, pPeak);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetLimits, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21134,7 +23118,10 @@ ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimits, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetLimits, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimits, &tracer_record);
@@ -21174,7 +23161,8 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -21187,9 +23175,13 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
     tracer_result = tracer_real(hPower, pThreshold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21211,7 +23203,10 @@ ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetEnergyThreshold, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetEnergyThreshold__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold))
@@ -21251,7 +23246,8 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -21264,9 +23260,13 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
     tracer_result = tracer_real(hPower, threshold);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21288,7 +23288,10 @@ ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetEnergyThreshold, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetEnergyThreshold, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetEnergyThreshold__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold))
@@ -21326,7 +23329,8 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -21339,9 +23343,13 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hDevice, pCount, phPsu);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21367,7 +23375,10 @@ ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumPsus, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumPsus, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumPsus, &tracer_record);
@@ -21403,7 +23414,8 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -21416,9 +23428,13 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hPsu, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPsuGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21440,7 +23456,10 @@ ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPsuGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetProperties, &tracer_record);
@@ -21474,7 +23493,8 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -21487,9 +23507,13 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hPsu, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPsuGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21511,7 +23535,10 @@ ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPsuGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPsuGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesPsuGetState, &tracer_record);
@@ -21546,7 +23573,8 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -21559,9 +23587,13 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
     tracer_result = tracer_real(hDevice, pCount, phRas);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21587,7 +23619,10 @@ ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumRasErrorSets, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumRasErrorSets, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumRasErrorSets__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets))
@@ -21625,7 +23660,8 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -21638,9 +23674,13 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
     tracer_result = tracer_real(hRas, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21662,7 +23702,10 @@ ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetProperties, &tracer_record);
@@ -21696,7 +23739,8 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -21709,9 +23753,13 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hRas, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21733,7 +23781,10 @@ ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetConfig, &tracer_record);
@@ -21766,7 +23817,8 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -21779,9 +23831,13 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(hRas, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21803,7 +23859,10 @@ ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real, const void *tracer
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasSetConfig, &tracer_record);
@@ -21836,7 +23895,8 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -21849,9 +23909,13 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
     tracer_result = tracer_real(hRas, clear, pState);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesRasGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21875,7 +23939,10 @@ ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real, const void *tracer_c
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesRasGetState, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesRasGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesRasGetState, &tracer_record);
@@ -21909,7 +23976,8 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -21922,9 +23990,13 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
     tracer_result = tracer_real(hDevice, pCount, phScheduler);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -21950,7 +24022,10 @@ ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesDeviceEnumSchedulers, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumSchedulers, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumSchedulers, &tracer_record);
@@ -21988,7 +24063,8 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -22001,9 +24077,13 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
     tracer_result = tracer_real(hScheduler, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22025,7 +24105,10 @@ ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties))
@@ -22065,7 +24148,8 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -22078,9 +24162,13 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
     tracer_result = tracer_real(hScheduler, pMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22103,7 +24191,10 @@ ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_re
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesSchedulerGetCurrentMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetCurrentMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetCurrentMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode))
@@ -22142,7 +24233,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -22155,9 +24247,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22182,7 +24278,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimeoutMod
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimeoutModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetTimeoutModeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties))
@@ -22224,7 +24323,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -22238,9 +24338,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
     tracer_result = tracer_real(hScheduler, getDefaults, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
+                                           tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22265,7 +24369,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerGetTimesliceM
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesSchedulerGetTimesliceModeProperties,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerGetTimesliceModeProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties))
@@ -22307,7 +24414,8 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -22320,9 +24428,13 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22349,7 +24461,10 @@ ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_re
       tracer_record_call(ZE_ID_zesSchedulerSetTimeoutMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetTimeoutMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimeoutMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode))
@@ -22391,7 +24506,8 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -22404,9 +24520,13 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
     tracer_result = tracer_real(hScheduler, pProperties, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetTimesliceMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetTimesliceMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22433,7 +24553,10 @@ ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetTimesliceMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetTimesliceMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode))
@@ -22474,7 +24597,8 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -22487,9 +24611,13 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
     tracer_result = tracer_real(hScheduler, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetExclusiveMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetExclusiveMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22513,7 +24641,10 @@ ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *trace
                                                tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetExclusiveMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetExclusiveMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode))
@@ -22552,7 +24683,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -22565,9 +24697,13 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
     tracer_result = tracer_real(hScheduler, pNeedReload);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22591,7 +24727,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesSchedulerSetComputeUni
                                                tracer_depth, tracer_args.tracer_status);
   tracer_record.pNeedReload_val =
       tracer_args.pNeedReload ? (uint64_t)(*tracer_args.pNeedReload) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesSchedulerSetComputeUnitDebugMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode))
@@ -22631,7 +24770,8 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -22644,9 +24784,13 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
     tracer_result = tracer_real(hDevice, pCount, phStandby);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22672,7 +24816,10 @@ ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumStandbyDomains, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumStandbyDomains, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumStandbyDomains__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains))
@@ -22711,7 +24858,8 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -22724,9 +24872,13 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
     tracer_result = tracer_real(hStandby, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22748,7 +24900,10 @@ ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetProperties, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbyGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetProperties, &tracer_record);
@@ -22784,7 +24939,8 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -22797,9 +24953,13 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hStandby, pMode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbyGetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22822,7 +24982,10 @@ ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real, const void *tr
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbyGetMode, tracer_depth, tracer_args.tracer_status);
   tracer_record.pMode_val = tracer_args.pMode ? (uint64_t)(*tracer_args.pMode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbyGetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbyGetMode, &tracer_record);
@@ -22856,7 +25019,8 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -22869,9 +25033,13 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
     tracer_result = tracer_real(hStandby, mode);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesStandbySetMode, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22893,7 +25061,10 @@ ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real, const void *tr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesStandbySetMode, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesStandbySetMode, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode))
     lttng_ust_tracepoint(lttng_ust_ze, zesStandbySetMode, &tracer_record);
@@ -22930,7 +25101,8 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -22943,9 +25115,13 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
     tracer_result = tracer_real(hDevice, pCount, phTemperature);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -22971,7 +25147,10 @@ ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn 
   tracer_record.head.call = tracer_record_call(ZE_ID_zesDeviceEnumTemperatureSensors, tracer_depth,
                                                tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesDeviceEnumTemperatureSensors, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors))
@@ -23011,7 +25190,8 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -23024,9 +25204,13 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
     tracer_result = tracer_real(hTemperature, pProperties);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
-                      tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
-                                         (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, (int64_t)tracer_result,
+                        tracer_start, tracer_end);
+    else
+      tracer_batch_call(ze_batch, ze_write_calls, tracer_start, tracer_end,
+                        tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
+                                           (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23048,7 +25232,10 @@ ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesTemperatureGetProperties, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetProperties, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetProperties__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties))
@@ -23087,7 +25274,8 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -23100,9 +25288,13 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23124,7 +25316,10 @@ ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureGetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetConfig, &tracer_record);
@@ -23160,7 +25355,8 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -23173,9 +25369,13 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pConfig);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23197,7 +25397,10 @@ ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesTemperatureSetConfig, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureSetConfig, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureSetConfig, &tracer_record);
@@ -23234,7 +25437,8 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -23247,9 +25451,13 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
     tracer_result = tracer_real(hTemperature, pTemperature);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesTemperatureGetState, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23273,7 +25481,10 @@ ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
       tracer_record_call(ZE_ID_zesTemperatureGetState, tracer_depth, tracer_args.tracer_status);
   tracer_record.pTemperature_val =
       tracer_args.pTemperature ? tracer_slot_double(*tracer_args.pTemperature) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesTemperatureGetState, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState))
     lttng_ust_tracepoint(lttng_ust_ze, zesTemperatureGetState, &tracer_record);
@@ -23309,7 +25520,8 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -23322,9 +25534,13 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
     tracer_result = tracer_real(hPower, pCount, pSustained);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23350,7 +25566,10 @@ ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerGetLimitsExt, tracer_depth, tracer_args.tracer_status);
   tracer_record.pCount_val = tracer_args.pCount ? (uint64_t)(*tracer_args.pCount) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerGetLimitsExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerGetLimitsExt, &tracer_record);
@@ -23387,7 +25606,8 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -23400,9 +25620,13 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
     tracer_result = tracer_real(hPower, pCount, pSustained);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -23427,7 +25651,10 @@ ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real, const vo
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesPowerSetLimitsExt, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesPowerSetLimitsExt, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt))
     lttng_ust_tracepoint(lttng_ust_ze, zesPowerSetLimitsExt, &tracer_record);
@@ -23465,7 +25692,8 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23487,7 +25715,10 @@ ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetGlobalProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetGlobalProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetGlobalProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable))
@@ -23525,7 +25756,8 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23547,7 +25779,10 @@ ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDriverProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDriverProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable))
@@ -23585,7 +25820,8 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23607,7 +25843,10 @@ ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable))
@@ -23645,7 +25884,8 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23667,7 +25907,10 @@ ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetDeviceExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetDeviceExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable))
@@ -23707,7 +25950,8 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23729,7 +25973,10 @@ ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetContextProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetContextProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable))
@@ -23769,7 +26016,8 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23791,7 +26039,10 @@ ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandQueueProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetCommandQueueProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable))
@@ -23832,7 +26083,8 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23854,7 +26106,10 @@ ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetCommandListProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetCommandListProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable))
@@ -23893,7 +26148,8 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23915,7 +26171,10 @@ ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetImageProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageProcAddrTable, &tracer_record);
@@ -23952,7 +26211,8 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23974,7 +26234,10 @@ ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetImageExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetImageExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetImageExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable))
@@ -24013,7 +26276,8 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24035,7 +26299,10 @@ ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetFenceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFenceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFenceProcAddrTable, &tracer_record);
@@ -24072,7 +26339,8 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24094,7 +26362,10 @@ ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetEventPoolProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventPoolProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventPoolProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable))
@@ -24133,7 +26404,8 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24155,7 +26427,10 @@ ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventProcAddrTable, &tracer_record);
@@ -24192,7 +26467,8 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24214,7 +26490,10 @@ ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetEventExpProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetEventExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetEventExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable))
@@ -24254,7 +26533,8 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24276,7 +26556,10 @@ ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetModuleProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable))
@@ -24315,7 +26598,8 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24337,7 +26621,10 @@ ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_f
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetModuleBuildLogProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable))
@@ -24377,7 +26664,8 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24399,7 +26687,10 @@ ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetKernelProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable))
@@ -24437,7 +26728,8 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24459,7 +26751,10 @@ ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetKernelExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetKernelExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetKernelExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable))
@@ -24499,7 +26794,8 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24521,7 +26817,10 @@ ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetSamplerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetSamplerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetSamplerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable))
@@ -24561,7 +26860,8 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24583,7 +26883,10 @@ ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetPhysicalMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable))
@@ -24621,7 +26924,8 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24643,7 +26947,10 @@ ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zeGetMemProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetMemProcAddrTable, &tracer_record);
@@ -24680,7 +26987,8 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24702,7 +27010,10 @@ ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetVirtualMemProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetVirtualMemProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable))
@@ -24743,7 +27054,8 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24765,7 +27077,10 @@ ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricVertexExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFabricVertexExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable))
@@ -24806,7 +27121,8 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24828,7 +27144,10 @@ ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zeGetFabricEdgeExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable))
@@ -24868,7 +27187,8 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24890,7 +27210,10 @@ ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable))
@@ -24929,7 +27252,8 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24951,7 +27275,10 @@ ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetContextProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetContextProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetContextProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable))
@@ -24992,7 +27319,8 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25014,7 +27342,10 @@ ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetCommandListProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetCommandListProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetCommandListProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable))
@@ -25054,7 +27385,8 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25076,7 +27408,10 @@ ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetModuleProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetModuleProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetModuleProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable))
@@ -25115,7 +27450,8 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25137,7 +27473,10 @@ ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetKernelProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetKernelProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetKernelProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable))
@@ -25177,7 +27516,8 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25199,7 +27539,10 @@ ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricGroupProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable))
@@ -25240,7 +27583,8 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25262,7 +27606,10 @@ ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricGroupExpProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricGroupExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable))
@@ -25302,7 +27649,8 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25324,7 +27672,10 @@ ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetMetricProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable))
@@ -25364,7 +27715,8 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25386,7 +27738,10 @@ ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricStreamerProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricStreamerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable))
@@ -25427,7 +27782,8 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25449,7 +27805,10 @@ ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTab
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryPoolProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricQueryPoolProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable))
@@ -25490,7 +27849,8 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25512,7 +27872,10 @@ ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetMetricQueryProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetMetricQueryProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable))
@@ -25552,7 +27915,8 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25574,7 +27938,10 @@ ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zetGetTracerExpProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetTracerExpProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetTracerExpProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable))
@@ -25614,7 +27981,8 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25636,7 +28004,10 @@ ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zetGetDebugProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zetGetDebugProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zetGetDebugProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable))
@@ -25674,7 +28045,8 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25696,7 +28068,10 @@ ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDriverProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDriverProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDriverProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable))
@@ -25735,7 +28110,8 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25757,7 +28133,10 @@ ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetDeviceProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDeviceProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDeviceProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable))
@@ -25796,7 +28175,8 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25818,7 +28198,10 @@ ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetSchedulerProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetSchedulerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetSchedulerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable))
@@ -25858,7 +28241,8 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25880,7 +28264,10 @@ __attribute__((noinline)) static ze_result_t ze_traced_zesGetPerformanceFactorPr
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetPerformanceFactorProcAddrTable,
                                                tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPerformanceFactorProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable))
@@ -25920,7 +28307,8 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25942,7 +28330,10 @@ ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPowerProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPowerProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPowerProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable))
@@ -25980,7 +28371,8 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26002,7 +28394,10 @@ ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *trace
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFrequencyProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFrequencyProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFrequencyProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable))
@@ -26042,7 +28437,8 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26064,7 +28460,10 @@ ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetEngineProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetEngineProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetEngineProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable))
@@ -26103,7 +28502,8 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26125,7 +28525,10 @@ ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_re
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetStandbyProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetStandbyProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetStandbyProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable))
@@ -26165,7 +28568,8 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26187,7 +28591,10 @@ ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFirmwareProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFirmwareProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFirmwareProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable))
@@ -26227,7 +28634,8 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26249,7 +28657,10 @@ ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetMemoryProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetMemoryProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetMemoryProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable))
@@ -26289,7 +28700,8 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26311,7 +28723,10 @@ ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tra
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetFabricPortProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFabricPortProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFabricPortProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable))
@@ -26352,7 +28767,8 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26374,7 +28790,10 @@ ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetTemperatureProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetTemperatureProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetTemperatureProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable))
@@ -26413,7 +28832,8 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26435,7 +28855,10 @@ ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetPsuProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetPsuProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetPsuProcAddrTable, &tracer_record);
@@ -26471,7 +28894,8 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26493,7 +28917,10 @@ ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetFanProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetFanProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetFanProcAddrTable, &tracer_record);
@@ -26529,7 +28956,8 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26551,7 +28979,10 @@ ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetLedProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetLedProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetLedProcAddrTable, &tracer_record);
@@ -26587,7 +29018,8 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26609,7 +29041,10 @@ ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zesGetRasProcAddrTable, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetRasProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetRasProcAddrTable, &tracer_record);
@@ -26647,7 +29082,8 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
           lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
           lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26669,7 +29105,10 @@ ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *t
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call = tracer_record_call(ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_depth,
                                                tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zesGetDiagnosticsProcAddrTable, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full))
     lttng_ust_tracepoint(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable))
@@ -26707,7 +29146,8 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -26720,9 +29160,13 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
     tracer_result = tracer_real(num_elems, versions);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26745,7 +29189,10 @@ ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real, const vo
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelLoaderGetVersions, tracer_depth, tracer_args.tracer_status);
   tracer_record.num_elems_val = tracer_args.num_elems ? (uint64_t)(*tracer_args.num_elems) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelLoaderGetVersions, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderGetVersions, &tracer_record);
@@ -26782,7 +29229,8 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -26795,9 +29243,13 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
     tracer_result = tracer_real(handleType, handleIn, handleOut);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26824,7 +29276,10 @@ ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
       tracer_record_call(ZE_ID_zelLoaderTranslateHandle, tracer_depth, tracer_args.tracer_status);
   tracer_record.handleOut_val =
       tracer_args.handleOut ? (uint64_t)(uintptr_t)(*tracer_args.handleOut) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelLoaderTranslateHandle, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelLoaderTranslateHandle__full, &tracer_args,
                          &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle))
@@ -26861,7 +29316,8 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -26874,9 +29330,13 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
     tracer_result = tracer_real(desc, phTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerCreate, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26900,7 +29360,10 @@ ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real, const void *tracer
       tracer_record_call(ZE_ID_zelTracerCreate, tracer_depth, tracer_args.tracer_status);
   tracer_record.phTracer_val =
       tracer_args.phTracer ? (uint64_t)(uintptr_t)(*tracer_args.phTracer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerCreate, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerCreate, &tracer_record);
@@ -26933,7 +29396,8 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -26946,9 +29410,13 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
     tracer_result = tracer_real(hTracer);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerDestroy, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -26968,7 +29436,10 @@ ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real, const void *trac
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerDestroy, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerDestroy, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerDestroy, &tracer_record);
@@ -27002,7 +29473,8 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -27015,9 +29487,13 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27039,7 +29515,10 @@ ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetPrologues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetPrologues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetPrologues, &tracer_record);
@@ -27074,7 +29553,8 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -27087,9 +29567,13 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
     tracer_result = tracer_real(hTracer, pCoreCbs);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27111,7 +29595,10 @@ ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real, const 
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEpilogues, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetEpilogues, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEpilogues, &tracer_record);
@@ -27146,7 +29633,8 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
                    lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
   }
-  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
+  if (tracer_off || ze_nested(tracer_caller) ||
+      (tracer_recording_paused() && !tracer_recording_counting())) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
@@ -27159,9 +29647,13 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
     tracer_result = tracer_real(hTracer, enable);
     uint64_t tracer_end = tracer_now();
     tracer_inflight_pop();
-    tracer_batch_call(
-        ze_batch, ze_write_calls, tracer_start, tracer_end,
-        tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, (int64_t)tracer_result));
+    if (tracer_recording_counting())
+      tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, (int64_t)tracer_result, tracer_start,
+                        tracer_end);
+    else
+      tracer_batch_call(
+          ze_batch, ze_write_calls, tracer_start, tracer_end,
+          tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, (int64_t)tracer_result));
     ze_depth--;
     return tracer_result;
   }
@@ -27183,7 +29675,10 @@ ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real, const void
   tracer_record.head.ids = tracer_record_ids();
   tracer_record.head.call =
       tracer_record_call(ZE_ID_zelTracerSetEnabled, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full))
+  if (tracer_recording_counting())
+    tracer_count_span("ze", ZE_ID_zelTracerSetEnabled, tracer_args.tracer_status,
+                      tracer_record.head.start, tracer_record.head.end);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled__full, &tracer_args, &tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled))
     lttng_ust_tracepoint(lttng_ust_ze, zelTracerSetEnabled, &tracer_record);
