@@ -302,7 +302,8 @@ static void report_budget(const struct trace_budget_result *limit, const char *t
                                                                   : RUN_PARTIAL_NONE;
   if (run->partial_reason == RUN_PARTIAL_NONE)
     return;
-  run->partial_at_ns = limit->at_ns;
+  /* Full only once the app had ended (the last buffers' flush): at its end. */
+  run->partial_at_ns = limit->reason == TRACE_BUDGET_NOT_REACHED ? run->wall_ns : limit->at_ns;
   run->kept_bytes = limit->kept_bytes;
   run->partial_counting = limit->counting && !limit->session_stopped && !limit->full_at_end;
   char kept[32];
@@ -311,7 +312,7 @@ static void report_budget(const struct trace_budget_result *limit, const char *t
            "then",
            run->partial_reason == RUN_PARTIAL_MAX_SIZE ? "the trace reached --max-size"
                                                        : "the file system of the trace filled up",
-           (double)limit->at_ns / 1e9,
+           (double)run->partial_at_ns / 1e9,
            run->partial_counting ? "from then on calls were counted with their times, not "
                                    "recorded (the tables count them all)"
                                  : "from then on calls were not recorded",
